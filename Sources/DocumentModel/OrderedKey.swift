@@ -1,0 +1,171 @@
+/// An order-preserving byte encoding of values, strings and paths for LevelDB keys: encoded
+/// bytes compare (bytewise) exactly as the values compare in Firestore's order, and equal values
+/// (`1` and `1.0`) encode to equal bytes. Every encoding is self-delimiting, so tuples of them
+/// concatenate and still order component by component.
+///
+/// Components:
+/// - a **string** (or byte string) is its bytes with `00` escaped as `00 FF`, then `00 01`;
+///   a shorter string sorts before its extensions because `00 01` is below every byte that can follow;
+/// - a **path** is its segments as strings, then `00 00`; so a document's key prefix sorts
+///   before the keys of its subcollections;
+/// - a **value** is a type tag in Firestore's type order, then its payload.
+///
+/// | tag | type | payload |
+/// |---|---|---|
+/// | 05 | null | none |
+/// | 0A | boolean | `00` or `01` |
+/// | 0F | NaN | none |
+/// | 10 | number | 8-byte order-preserving double `D`, then 2 bytes `r` (see below) |
+/// | 14 | timestamp | 8-byte order-preserving seconds, 4-byte nanoseconds |
+/// | 19 | string | string |
+/// | 1E | bytes | string |
+/// | 23 | reference | project and database as strings, then the path |
+/// | 28 | geo point | two order-preserving doubles |
+/// | 2D | array | elements, then `00 00` |
+/// | 32 | map | per entry key (string) and value, then `00 00` |
+///
+/// A number is encoded exactly: `D` is the largest double not above it and `r` the integer
+/// remainder (`0 ≤ r < 2048`; zero for doubles). Integers beyond 2^53 keep their order and
+/// equal the double of the same value.
+public struct OrderedKey: Sendable, Hashable {
+    /// The encoded bytes.
+    public private(set) var bytes: [UInt8]
+
+    public init(capacity: Int = 32) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends a single raw byte, such as a table tag.
+    public mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
+
+    /// Appends a string component.
+    public mutating func appendString(_ text: String) {
+        var text = text
+        text.withUTF8 { appendEscaped($0) }
+    }
+
+    /// Appends a byte-string component.
+    public mutating func appendBytes(_ data: [UInt8]) {
+        data.withUnsafeBufferPointer { appendEscaped($0) }
+    }
+
+    private mutating func appendEscaped(_ data: UnsafeBufferPointer<UInt8>) {
+        for byte in data {
+            bytes.append(byte)
+            if byte == 0 { bytes.append(0xFF) }
+        }
+        bytes.append(0x00)
+        bytes.append(0x01)
+    }
+
+    /// Appends the segments of a path (each a string component) without the end marker: a
+    /// prefix of every path below `path`.
+    public mutating func appendPathSegments(_ path: ResourcePath) {
+        for segment in path.segments { appendString(segment) }
+    }
+
+    /// Appends a path component: its segments, then `00 00`.
+    public mutating func appendPath(_ path: ResourcePath) {
+        appendPathSegments(path)
+        appendEnd()
+    }
+
+    /// Appends the `00 00` marker that ends a path, an array or a map.
+    public mutating func appendEnd() {
+        bytes.append(0x00)
+        bytes.append(0x00)
+    }
+
+    /// Appends 8 big-endian bytes.
+    public mutating func appendUInt64(_ value: UInt64) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a signed integer so that smaller integers sort first.
+    public mutating func appendInt64(_ value: Int64) {
+        appendUInt64(UInt64(bitPattern: value) ^ (1 << 63))
+    }
+
+    /// Appends a signed integer so that larger integers sort first.
+    public mutating func appendDescendingInt64(_ value: Int64) {
+        appendUInt64(~(UInt64(bitPattern: value) ^ (1 << 63)))
+    }
+
+    /// Appends a value component.
+    public mutating func appendValue(_ value: Value) {
+        switch value {
+        case .null:
+            bytes.append(0x05)
+        case .boolean(let flag):
+            bytes.append(0x0A)
+            bytes.append(flag ? 1 : 0)
+        case .integer(let integer):
+            appendNumber(integer: integer)
+        case .double(let double):
+            if double.isNaN {
+                bytes.append(0x0F)
+            } else {
+                bytes.append(0x10)
+                appendOrderedDouble(double)
+                bytes.append(0)
+                bytes.append(0)
+            }
+        case .timestamp(let timestamp):
+            bytes.append(0x14)
+            appendInt64(timestamp.seconds)
+            withUnsafeBytes(of: UInt32(timestamp.nanoseconds).bigEndian) { bytes.append(contentsOf: $0) }
+        case .string(let text):
+            bytes.append(0x19)
+            appendString(text)
+        case .bytes(let data):
+            bytes.append(0x1E)
+            appendBytes(data)
+        case .reference(let name):
+            bytes.append(0x23)
+            appendString(name.databaseID.project)
+            appendString(name.databaseID.database)
+            appendPath(name.path)
+        case .geoPoint(let point):
+            bytes.append(0x28)
+            appendOrderedDouble(point.latitude)
+            appendOrderedDouble(point.longitude)
+        case .array(let elements):
+            bytes.append(0x2D)
+            for element in elements { appendValue(element) }
+            appendEnd()
+        case .map(let map):
+            bytes.append(0x32)
+            for entry in map.entries {
+                appendString(entry.key)
+                appendValue(entry.value)
+            }
+            appendEnd()
+        }
+    }
+
+    /// An integer as the largest double `d ≤ integer` and the remainder `integer - d`.
+    private mutating func appendNumber(integer: Int64) {
+        var floor = Double(integer)
+        if floor >= 0x1p63 || Int64(floor) > integer { floor = floor.nextDown }
+        let remainder = UInt16(integer &- Int64(floor))
+        bytes.append(0x10)
+        appendOrderedDouble(floor)
+        bytes.append(UInt8(remainder >> 8))
+        bytes.append(UInt8(remainder & 0xFF))
+    }
+
+    /// A double's bits arranged so that bytewise order is numeric order (`-0.0` as `0.0`).
+    private mutating func appendOrderedDouble(_ double: Double) {
+        let normalized = double == 0 ? 0.0 : double
+        let bits = normalized.bitPattern
+        appendUInt64(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
+    }
+
+    /// The encoding of a single value.
+    public static func encoding(of value: Value) -> [UInt8] {
+        var key = OrderedKey()
+        key.appendValue(value)
+        return key.bytes
+    }
+}

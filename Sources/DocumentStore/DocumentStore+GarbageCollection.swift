@@ -1,0 +1,30 @@
+import DocumentModel
+import LevelDB
+
+extension DocumentStore {
+    /// Deletes document versions that no read can see any more: those superseded (and
+    /// tombstones written) longer ago than the retention window. Runs in the background every
+    /// `garbageCollectionIntervalSeconds`; call it directly to collect now.
+    ///
+    /// - Returns: how many versions were deleted.
+    @discardableResult
+    public func collectGarbage() throws -> Int {
+        let cutoff = configuration.clock.now().microsecondsSinceEpoch - configuration.retentionSeconds * 1_000_000
+        let end = StorageKeys.expiryEnd(after: cutoff)
+        var collected = 0
+        try DocumentStore.mapLevelDBErrors {
+            let batch = WriteBatch()
+            for (key, _) in database.entries(in: KeyRange(from: StorageKeys.expiryPrefix, to: end)) {
+                batch.delete(key)
+                batch.delete(Array(key[9...]))
+                collected += 1
+                if batch.count >= 2000 {
+                    try database.write(batch)
+                    batch.clear()
+                }
+            }
+            if batch.count > 0 { try database.write(batch) }
+        }
+        return collected
+    }
+}

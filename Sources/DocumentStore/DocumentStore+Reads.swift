@@ -1,0 +1,104 @@
+import DocumentModel
+import LevelDB
+
+extension DocumentStore {
+    /// The document as of `readTime` (the newest version if `nil`), or `nil` if it did not exist.
+    ///
+    /// - Throws: `.failedPrecondition` for a read time older than the retention window,
+    ///   `.invalidArgument` for one in the future.
+    public func document(_ name: DocumentName, readTime: Timestamp? = nil) throws -> Document? {
+        let version = try readVersion(for: readTime)
+        return try DocumentStore.mapLevelDBErrors {
+            let cursor = try database.makeCursor()
+            return try readDocument(name, atVersion: version, cursor: cursor)
+        }
+    }
+
+    /// Several documents read at one consistent read time, which is returned with them.
+    ///
+    /// The result has one entry per requested name, in order, `nil` for a missing document.
+    public func documents(
+        _ names: [DocumentName], readTime: Timestamp? = nil
+    ) throws -> (readTime: Timestamp, documents: [Document?]) {
+        let version = try readVersion(for: readTime)
+        let documents = try DocumentStore.mapLevelDBErrors {
+            let cursor = try database.makeCursor()
+            return try names.map { try readDocument($0, atVersion: version, cursor: cursor) }
+        }
+        return (Timestamp(microsecondsSinceEpoch: version), documents)
+    }
+
+    /// The documents directly in `collection` (not in its subcollections) as of `readTime`, in
+    /// name order, at most `limit` of them, starting after `startAfter` if given.
+    public func listDocuments(
+        in collection: ResourcePath, of databaseID: DatabaseID, readTime: Timestamp? = nil,
+        startAfter: DocumentName? = nil, limit: Int = .max
+    ) throws -> [Document] {
+        guard collection.isCollection else {
+            throw FirestoreError.invalidArgument("'\(collection)' is not a collection path")
+        }
+        let version = try readVersion(for: readTime)
+        return try DocumentStore.mapLevelDBErrors {
+            let cursor = try database.makeCursor()
+            let prefix = StorageKeys.subtreePrefix(databaseID, collection)
+            if let startAfter {
+                var key = StorageKeys.databasePrefix(databaseID)
+                key.appendPathSegments(startAfter.path)
+                cursor.seek(to: KeyRange.successor(ofPrefix: key.bytes) ?? key.bytes)
+            } else {
+                cursor.seek(to: prefix)
+            }
+            var result: [Document] = []
+            while result.count < limit, cursor.isValid, cursor.keyHasPrefix(prefix) {
+                let (name, _) = try StorageKeys.decodeVersionKey(cursor.key)
+                if name.path.segments.count == collection.segments.count + 1,
+                    let document = try readDocument(name, atVersion: version, cursor: cursor)
+                {
+                    result.append(document)
+                }
+                // Skip the rest of this document: its older versions and its subcollections.
+                var childPrefix = StorageKeys.databasePrefix(databaseID)
+                childPrefix.appendPathSegments(
+                    try ResourcePath(segments: Array(name.path.segments.prefix(collection.segments.count + 1))))
+                guard let next = KeyRange.successor(ofPrefix: childPrefix.bytes) else { break }
+                cursor.seek(to: next)
+            }
+            try cursor.checkError()
+            return result
+        }
+    }
+
+    /// The commit version a read at `readTime` sees.
+    func readVersion(for readTime: Timestamp?) throws -> Int64 {
+        let last = lastCommittedVersion.load(ordering: .acquiring)
+        guard let readTime else { return last }
+        let requested = readTime.microsecondsSinceEpoch
+        let now = configuration.clock.now().microsecondsSinceEpoch
+        guard requested <= max(now, last) else {
+            throw FirestoreError.invalidArgument("read_time \(readTime) is in the future")
+        }
+        guard requested >= now - configuration.retentionSeconds * 1_000_000 else {
+            throw FirestoreError(
+                .failedPrecondition,
+                "read_time \(readTime) is older than the retention window of \(configuration.retentionSeconds) seconds")
+        }
+        return min(requested, last)
+    }
+
+    /// Reads the newest version of `name` at or before `version` with `cursor`.
+    func readDocument(_ name: DocumentName, atVersion version: Int64, cursor: Cursor) throws -> Document? {
+        guard let stored = try readStoredVersion(name, atVersion: version, cursor: cursor) else { return nil }
+        return stored.document
+    }
+
+    /// The stored version of `name` visible at `version`, or `nil` if it never existed then.
+    func readStoredVersion(_ name: DocumentName, atVersion version: Int64, cursor: Cursor) throws -> StoredVersion? {
+        let prefix = StorageKeys.versionsPrefix(name)
+        cursor.seek(to: prefix + StorageKeys.descending(version))
+        guard cursor.isValid, cursor.keyHasPrefix(prefix) else {
+            try cursor.checkError()
+            return nil
+        }
+        return try cursor.withValue { try StoredVersion.decode($0, name: name) }
+    }
+}

@@ -1,0 +1,124 @@
+import DocumentModel
+import Foundation
+import LevelDB
+import Synchronization
+
+/// Hearth's database engine: durable, multi-version documents in one LevelDB folder, for any
+/// number of projects and databases.
+///
+/// Commits are serialized (one writer) and each is one atomic LevelDB write batch; reads never
+/// wait for the writer, and read at a commit version (the newest, or a past `readTime` within
+/// the retention window).
+///
+/// ```swift
+/// let store = try DocumentStore(path: "/tmp/hearth")
+/// let db = try DatabaseID(project: "demo")
+/// let alice = try DocumentName(db, "users/alice")
+/// let result = try store.commit([.create(alice, fields: ["email": "alice@example.com"])])
+/// let doc = try store.document(alice)
+/// try store.close()
+/// ```
+public final class DocumentStore: Sendable {
+    /// The storage format this version reads and writes.
+    public static let formatVersion: UInt64 = 1
+
+    let database: Database
+    let configuration: StoreConfiguration
+    /// The commit path's state; holding the lock is what makes a commit the only writer.
+    let commitState: Mutex<CommitClock>
+    /// The newest version whose commit is fully written, readable without taking the lock.
+    let lastCommittedVersion: Atomic<Int64>
+    private let collector: Mutex<Task<Void, Never>?>
+
+    /// The data folder.
+    public var path: String { database.path }
+
+    /// Opens (creating if needed) the store in the folder `path`.
+    ///
+    /// - Throws: `FirestoreError` with `.failedPrecondition` when the folder is used by another
+    ///   process or was written by a newer Hearth, `.dataLoss` when it is corrupt.
+    public init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        do {
+            database = try Database(path: path, options: configuration.levelDB)
+        } catch let error as LevelDBError {
+            throw DocumentStore.storeError(error)
+        }
+        self.configuration = configuration
+        let lastVersion = try DocumentStore.prepareMetadata(database)
+        commitState = Mutex(CommitClock(clock: configuration.clock, lastVersion: lastVersion))
+        lastCommittedVersion = Atomic(lastVersion)
+        collector = Mutex(nil)
+        if let interval = configuration.garbageCollectionIntervalSeconds {
+            startCollector(every: interval)
+        }
+    }
+
+    /// Stops background work and closes the database. Further calls throw `.failedPrecondition`.
+    public func close() throws {
+        collector.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        try commitState.withLock { _ in
+            do { try database.close() } catch let error as LevelDBError { throw DocumentStore.storeError(error) }
+        }
+    }
+
+    /// The time of the last commit, or `nil` if nothing was ever committed.
+    public var lastCommitTime: Timestamp? {
+        let version = lastCommittedVersion.load(ordering: .acquiring)
+        return version == 0 ? nil : Timestamp(microsecondsSinceEpoch: version)
+    }
+
+    /// Checks the format version of an existing store, or writes it into a new one, and returns
+    /// the last commit version.
+    private static func prepareMetadata(_ database: Database) throws -> Int64 {
+        try mapLevelDBErrors {
+            let formatKey = StorageKeys.metadata(.formatVersion)
+            if let stored = try database.get(formatKey) {
+                var reader = OrderedKeyReader(stored)
+                let format = try reader.readUInt64()
+                guard format <= formatVersion else {
+                    throw FirestoreError(
+                        .failedPrecondition,
+                        "Data folder '\(database.path)' uses storage format \(format), but this Hearth reads only "
+                            + "format \(formatVersion) and older: use a newer Hearth")
+                }
+            } else {
+                var key = OrderedKey(capacity: 8)
+                key.appendUInt64(formatVersion)
+                try database.put(formatKey, key.bytes, sync: true)
+            }
+            guard let last = try database.get(StorageKeys.metadata(.lastCommit)) else { return 0 }
+            var reader = OrderedKeyReader(last)
+            return try reader.readInt64()
+        }
+    }
+
+    /// Turns a LevelDB failure into a `FirestoreError` that names the folder.
+    static func storeError(_ error: LevelDBError) -> FirestoreError {
+        switch error.code {
+        case .databaseInUse: FirestoreError(.failedPrecondition, error.message)
+        case .corruption: FirestoreError(.dataLoss, error.message)
+        case .closed: FirestoreError(.failedPrecondition, "The store is closed: \(error.message)")
+        default: FirestoreError(.internal, error.message)
+        }
+    }
+
+    /// Runs `body`, reporting LevelDB failures as `FirestoreError`s.
+    static func mapLevelDBErrors<R>(_ body: () throws -> R) throws -> R {
+        do { return try body() } catch let error as LevelDBError { throw storeError(error) }
+    }
+
+    private func startCollector(every interval: Double) {
+        let task = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(interval))
+                guard !Task.isCancelled, let self else { return }
+                _ = try? self.collectGarbage()
+            }
+        }
+        collector.withLock { $0 = task }
+    }
+}

@@ -1,0 +1,121 @@
+import DocumentModel
+
+/// Every LevelDB key Hearth writes, in one place.
+///
+/// A key is a one-byte table tag followed by `OrderedKey` components (order-preserving and
+/// self-delimiting; see `OrderedKey`). Components named *string* are escaped strings ending in
+/// `00 01`; *path* is the segments as strings, then `00 00`; *version* is a commit time in
+/// microseconds since the epoch as 8 bytes.
+///
+/// | tag | table | key | value |
+/// |---|---|---|---|
+/// | `01` | metadata | `01`, name (string) | see `MetadataKey` |
+/// | `02` | documents | `02`, project, database (strings), document path, version descending | `StoredVersion` |
+/// | `03` | expiry queue | `03`, expiry version ascending, then the full documents-table key | empty |
+///
+/// **Documents** are multi-version: each commit that changes a document adds a key with its
+/// commit version, newest first, so a read at time `T` seeks to `prefix + descending(T)` and
+/// takes the first key (the newest version at or before `T`). A delete writes a tombstone.
+/// Because a path ends in `00 00`, which sorts below every segment, all versions of a document
+/// come before the documents of its subcollections, and a collection's documents are one prefix
+/// scan (`02`, project, database, collection path segments).
+///
+/// **Expiry queue**: when a commit at version `V` supersedes a version (or writes a tombstone),
+/// it enqueues that version's key under `V`. Once `V` is older than the retention window no read
+/// can see the superseded version any more, and garbage collection deletes both keys. The
+/// newest live version of a document is never enqueued, so it is never collected.
+public enum StorageKeys {
+    /// Table tags.
+    public enum Table: UInt8 {
+        case metadata = 0x01
+        case documents = 0x02
+        case expiry = 0x03
+    }
+
+    /// Names in the metadata table.
+    public enum MetadataKey: String {
+        /// The storage format version, 8 bytes big-endian. Absent only in a new, empty store.
+        case formatVersion = "format"
+        /// The last commit version, 8 bytes as `OrderedKey.appendInt64`.
+        case lastCommit = "last-commit"
+    }
+
+    /// The key of a metadata entry.
+    public static func metadata(_ name: MetadataKey) -> [UInt8] {
+        var key = OrderedKey()
+        key.appendByte(Table.metadata.rawValue)
+        key.appendString(name.rawValue)
+        return key.bytes
+    }
+
+    /// The prefix of every key of one database's documents table.
+    public static func databasePrefix(_ database: DatabaseID) -> OrderedKey {
+        var key = OrderedKey(capacity: 96)
+        key.appendByte(Table.documents.rawValue)
+        key.appendString(database.project)
+        key.appendString(database.database)
+        return key
+    }
+
+    /// The prefix of every document below `path` (a collection or a document), excluding the
+    /// document at `path` itself only if `path` is a collection.
+    public static func subtreePrefix(_ database: DatabaseID, _ path: ResourcePath) -> [UInt8] {
+        var key = databasePrefix(database)
+        key.appendPathSegments(path)
+        return key.bytes
+    }
+
+    /// The prefix of every version of one document.
+    public static func versionsPrefix(_ name: DocumentName) -> [UInt8] {
+        var key = databasePrefix(name.databaseID)
+        key.appendPath(name.path)
+        return key.bytes
+    }
+
+    /// The key of one version of a document.
+    public static func version(_ name: DocumentName, _ version: Int64) -> [UInt8] {
+        versionsPrefix(name) + descending(version)
+    }
+
+    /// A version as 8 bytes that sort newest first.
+    public static func descending(_ version: Int64) -> [UInt8] {
+        var key = OrderedKey(capacity: 8)
+        key.appendDescendingInt64(version)
+        return key.bytes
+    }
+
+    /// The expiry-queue entry for the documents-table key `documentKey`, due at `version`.
+    public static func expiry(at version: Int64, documentKey: [UInt8]) -> [UInt8] {
+        var key = OrderedKey(capacity: 9 + documentKey.count)
+        key.appendByte(Table.expiry.rawValue)
+        key.appendInt64(version)
+        return key.bytes + documentKey
+    }
+
+    /// The first expiry-queue key after every entry due at or before `version`.
+    public static func expiryEnd(after version: Int64) -> [UInt8] {
+        var key = OrderedKey(capacity: 9)
+        key.appendByte(Table.expiry.rawValue)
+        key.appendInt64(version + 1)
+        return key.bytes
+    }
+
+    /// The prefix of the whole expiry queue.
+    public static let expiryPrefix: [UInt8] = [Table.expiry.rawValue]
+
+    /// Decodes a documents-table key into the document's name and version.
+    public static func decodeVersionKey(_ bytes: [UInt8]) throws -> (name: DocumentName, version: Int64) {
+        var reader = OrderedKeyReader(bytes)
+        guard try reader.readByte() == Table.documents.rawValue else {
+            throw FirestoreError(.dataLoss, "Stored key is not in the documents table")
+        }
+        let project = try reader.readString()
+        let database = try reader.readString()
+        let path = try reader.readPath()
+        let version = try reader.readDescendingInt64()
+        guard let databaseID = try? DatabaseID(project: project, database: database),
+            let name = try? DocumentName(databaseID, path)
+        else { throw FirestoreError(.dataLoss, "Stored key names no valid document: \(path)") }
+        return (name, version)
+    }
+}

@@ -15,7 +15,12 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     ///
     /// - Throws: `FirestoreError.invalidArgument` naming the first invalid id.
     public init(segments: [String]) throws {
-        for segment in segments { try ResourcePath.validate(id: segment, in: segments) }
+        guard segments.count <= ResourcePath.maxSegments else {
+            throw FirestoreError.invalidArgument("Key path is too long. Cannot exceed 100 elements.")
+        }
+        for index in segments.indices {
+            try ResourcePath.validate(id: segments[index], in: Array(segments[...index]))
+        }
         self.segments = segments
     }
 
@@ -29,7 +34,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty) else {
-            throw FirestoreError.invalidArgument("Invalid path '\(path)': it contains an empty segment")
+            throw FirestoreError.invalidArgument("Invalid path \"\(path)\": it contains an empty segment")
         }
         try self.init(segments: parts)
     }
@@ -38,35 +43,66 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
         segments = validatedSegments
     }
 
+    /// The most collection and document ids a path may have (100 collection/document pairs).
+    public static let maxSegments = 200
+
     /// Checks one collection or document id against Firestore's rules: not empty, at most 1,500
-    /// bytes, no `/`, not `.` or `..`, and not of the reserved form `__.*__`.
+    /// bytes, no `/`, not `.` or `..`, and not of the reserved form `__.+__` (except numeric
+    /// document ids `__id<int64>__`). Messages follow Google's emulator.
+    ///
+    /// - Parameter path: the path the id ends, which tells a collection id (odd position) from a
+    ///   document id and is shown in messages.
     public static func validate(id: String, in path: [String] = []) throws {
         let bytes = id.utf8
+        let isCollection = path.count % 2 == 1
         let shown = path.isEmpty ? id : path.joined(separator: "/")
         if bytes.isEmpty {
-            throw FirestoreError.invalidArgument("Invalid path '\(shown)': ids must not be empty")
+            throw FirestoreError.invalidArgument("Invalid path \"\(shown)\": ids must not be empty")
         }
         if bytes.count > 1500 {
             throw FirestoreError.invalidArgument(
-                "Invalid id in '\(shown.prefix(200))...': an id must be at most 1500 bytes, it has \(bytes.count)")
+                "The key path element \(isCollection ? "kind" : "name") is longer than 1500 bytes "
+                    + "(\(bytes.count) bytes in \"\(shown.prefix(100))...\").")
         }
         if bytes.contains(UInt8(ascii: "/")) {
-            throw FirestoreError.invalidArgument("Invalid id '\(id)': ids must not contain '/'")
+            throw FirestoreError.invalidArgument("Invalid id \"\(id)\": ids must not contain \"/\"")
         }
         if id == "." || id == ".." {
-            throw FirestoreError.invalidArgument("Invalid id '\(id)' in '\(shown)': '.' and '..' are not allowed")
+            throw FirestoreError.invalidArgument(
+                "Path \"\(shown)\" contains a \(isCollection ? "collection id" : "resource id") \"\(id)\".")
         }
         if isReserved(id) {
+            if !isCollection, let numeric = numericID(id) {
+                guard numeric else {
+                    throw FirestoreError.invalidArgument(
+                        "Resource id \"\(id)\" is invalid because it is not a 64 bit integer.")
+                }
+                return
+            }
             throw FirestoreError.invalidArgument(
-                "Invalid id '\(id)' in '\(shown)': ids of the form __.*__ are reserved")
+                "\(isCollection ? "Collection id" : "Resource id") \"\(id)\" is invalid because it is reserved.")
         }
     }
 
-    /// Whether `name` has the reserved form `__.*__`.
+    /// Whether `name` has the reserved form `__.+__`: two underscores, at least one character,
+    /// two underscores (so `__` and `____` are ordinary names).
     public static func isReserved(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        return bytes.count >= 4 && bytes[0] == 0x5F && bytes[1] == 0x5F && bytes[bytes.count - 1] == 0x5F
-            && bytes[bytes.count - 2] == 0x5F
+        // Reads the UTF-8 view in place: this runs for every field name of every write.
+        let bytes = name.utf8
+        guard bytes.count >= 5 else { return false }
+        var front = bytes.makeIterator()
+        guard front.next() == 0x5F, front.next() == 0x5F else { return false }
+        var back = bytes.reversed().makeIterator()
+        return back.next() == 0x5F && back.next() == 0x5F
+    }
+
+    /// For an id of the form `__id<digits>__`: whether the number fits in 64 bits; `nil` for other ids.
+    private static func numericID(_ id: String) -> Bool? {
+        guard id.hasPrefix("__id"), id.hasSuffix("__"), id.utf8.count > 6 else { return nil }
+        let digits = id.dropFirst(4).dropLast(2)
+        let unsigned = digits.hasPrefix("-") ? digits.dropFirst() : digits
+        guard !unsigned.isEmpty, unsigned.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int64(digits) != nil
     }
 
     /// Whether the path names a document (a non-empty, even number of segments).
@@ -112,9 +148,14 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     public func hash(into hasher: inout Hasher) {
+        // The same bytes as `==` compares, fed to the hasher in one call per segment: document
+        // names are dictionary keys on the commit path, where hashing byte by byte showed up.
         for segment in segments {
-            hasher.combine(segment.utf8.count)
-            for byte in segment.utf8 { hasher.combine(byte) }
+            var segment = segment
+            segment.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            }
         }
     }
 }

@@ -3,7 +3,8 @@
 /// From Firestore's "Storage size calculations":
 /// - string: UTF-8 bytes + 1; boolean and null: 1; integer, double and timestamp: 8;
 ///   geo point: 16; bytes: their length; reference: the referenced document name's size;
-/// - array: the sum of its elements; map: the sum of its keys (as strings) and values;
+/// - array: the sum of its elements; map: the sum of its keys (as strings) and values; an empty
+///   array or map counts 1 byte (measured on Google's emulator; the published table omits it);
 /// - document name: the sum of its ids (as strings) + 16;
 /// - document: its name + its top-level field names and values + 32.
 public enum StorageSize {
@@ -29,8 +30,8 @@ public enum StorageSize {
         case .string(let text): string(text)
         case .bytes(let bytes): bytes.count
         case .reference(let name): documentName(name.path)
-        case .array(let elements): elements.reduce(0) { $0 + self.value($1) }
-        case .map(let map): fields(map)
+        case .array(let elements): elements.isEmpty ? 1 : elements.reduce(0) { $0 + self.value($1) }
+        case .map(let map): map.isEmpty ? 1 : fields(map)
         }
     }
 

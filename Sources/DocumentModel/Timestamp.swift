@@ -29,11 +29,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public init(seconds: Int64, nanoseconds: Int32) throws {
         guard (0..<1_000_000_000).contains(nanoseconds) else {
             throw FirestoreError.invalidArgument(
-                "Timestamp nanoseconds must be in 0...999999999, got \(nanoseconds)")
+                "Timestamp nanos exceeds limit for field (\(nanoseconds) is not in 0...999999999).")
         }
         guard (Timestamp.minSeconds...Timestamp.maxSeconds).contains(seconds) else {
             throw FirestoreError.invalidArgument(
-                "Timestamp seconds \(seconds) are outside Firestore's range (years 1 to 9999)")
+                "Timestamp seconds exceeds limit for field (\(seconds) is outside years 1 to 9999).")
         }
         self.seconds = seconds
         self.nanoseconds = nanoseconds

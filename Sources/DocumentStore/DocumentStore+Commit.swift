@@ -14,7 +14,7 @@ extension DocumentStore {
     ///   `.alreadyExists` for `exists` preconditions, `.failedPrecondition` for `updateTime`.
     @discardableResult
     public func commit(_ writes: [Write]) throws -> CommitResult {
-        try WriteValidator.validate(writes)
+        let writes = try WriteValidator.validated(writes)
         return try commitState.withLock { clock in
             try DocumentStore.mapLevelDBErrors {
                 let cursor = try database.makeCursor()
@@ -23,13 +23,17 @@ extension DocumentStore {
                 var pending = PendingCommit(commitTime: commitTime)
                 var results: [WriteResult] = []
                 results.reserveCapacity(writes.count)
+                var positions: [PendingCommit.Position] = []
+                positions.reserveCapacity(writes.count)
                 for write in writes {
-                    let current = try pending.state(of: write.name) {
+                    let position = try pending.touch(write.name) {
                         try readStoredVersion($0, atVersion: .max, cursor: cursor)
                     }
+                    let current = pending.state(at: position)
                     try WriteApplier.check(write.precondition, against: current, name: write.name)
                     let (next, transformResults) = try WriteApplier.apply(write, to: current, commitTime: commitTime)
-                    pending.record(next, for: write.name)
+                    pending.record(next, at: position)
+                    positions.append(position)
                     results.append(WriteResult(updateTime: nil, transformResults: transformResults))
                 }
                 let batch = try pending.makeBatch(version: version)
@@ -39,7 +43,7 @@ extension DocumentStore {
                 try database.write(batch, sync: configuration.syncCommits)
                 lastCommittedVersion.store(version, ordering: .releasing)
                 for index in writes.indices {
-                    results[index].updateTime = pending.updateTime(of: writes[index].name)
+                    results[index].updateTime = pending.updateTime(at: positions[index])
                 }
                 return CommitResult(commitTime: commitTime, writeResults: results)
             }

@@ -72,15 +72,17 @@ extension DocumentStore {
     func readVersion(for readTime: Timestamp?) throws -> Int64 {
         let last = lastCommittedVersion.load(ordering: .acquiring)
         guard let readTime else { return last }
+        try WriteValidator.requireMicroseconds(readTime)
         let requested = readTime.microsecondsSinceEpoch
         let now = configuration.clock.now().microsecondsSinceEpoch
         guard requested <= max(now, last) else {
-            throw FirestoreError.invalidArgument("read_time \(readTime) is in the future")
+            throw FirestoreError.invalidArgument("The requested 'read_time' cannot be in the future. (\(readTime))")
         }
         guard requested >= now - configuration.retentionSeconds * 1_000_000 else {
             throw FirestoreError(
                 .failedPrecondition,
-                "read_time \(readTime) is older than the retention window of \(configuration.retentionSeconds) seconds")
+                "The requested 'read_time' is too old. (\(readTime) is older than the retention window of "
+                    + "\(configuration.retentionSeconds) seconds)")
         }
         return min(requested, last)
     }
@@ -93,9 +95,20 @@ extension DocumentStore {
 
     /// The stored version of `name` visible at `version`, or `nil` if it never existed then.
     func readStoredVersion(_ name: DocumentName, atVersion version: Int64, cursor: Cursor) throws -> StoredVersion? {
-        let prefix = StorageKeys.versionsPrefix(name)
-        cursor.seek(to: prefix + StorageKeys.descending(version))
-        guard cursor.isValid, cursor.keyHasPrefix(prefix) else {
+        // The key of `version` is the document's versions prefix and 8 version bytes; the
+        // newest version at or before it is the first key at or after it with that prefix.
+        let key = StorageKeys.version(name, version)
+        let prefixCount = key.count - 8
+        cursor.seek(to: key)
+        guard cursor.isValid, cursor.withKey({ found in
+            key.withUnsafeBytes { wanted in
+                found.count >= prefixCount
+                    && compareBytes(
+                        UnsafeRawBufferPointer(rebasing: found.prefix(prefixCount)),
+                        UnsafeRawBufferPointer(rebasing: wanted.prefix(prefixCount))) == 0
+            }
+        })
+        else {
             try cursor.checkError()
             return nil
         }

@@ -5,32 +5,63 @@ import LevelDB
 /// writes applied to them, so later writes to the same document see earlier ones.
 struct PendingCommit {
     private struct Entry {
+        let name: DocumentName
         let before: StoredVersion?
         var after: StoredVersion?
     }
 
+    /// A document's place in the commit, returned by `touch` and valid for this commit only.
+    struct Position: Hashable {
+        fileprivate let index: Int
+    }
+
     let commitTime: Timestamp
-    private var entries: [DocumentName: Entry] = [:]
-    private var order: [DocumentName] = []
+    /// The touched documents, in the order of their first write.
+    private var entries: [Entry] = []
+    /// Where each touched document is in `entries`; used once the commit touches more than
+    /// `linearSearchLimit` documents (small commits compare names instead of hashing them).
+    private var positions: [DocumentName: Int] = [:]
+    private static let linearSearchLimit = 8
 
     init(commitTime: Timestamp) {
         self.commitTime = commitTime
     }
 
-    /// The document's current state within the commit, read from the store on first touch.
-    mutating func state(
-        of name: DocumentName, readingWith read: (DocumentName) throws -> StoredVersion?
-    ) throws -> StoredVersion? {
-        if let entry = entries[name] { return entry.after }
+    /// The document's place in the commit; on its first touch its current state is read from
+    /// the store with `read`.
+    mutating func touch(
+        _ name: DocumentName, readingWith read: (DocumentName) throws -> StoredVersion?
+    ) throws -> Position {
+        if entries.count <= PendingCommit.linearSearchLimit {
+            if let index = entries.firstIndex(where: { $0.name == name }) { return Position(index: index) }
+            let stored = try read(name)
+            entries.append(Entry(name: name, before: stored, after: stored))
+            if entries.count > PendingCommit.linearSearchLimit {
+                for (index, entry) in entries.enumerated() { positions[entry.name] = index }
+            }
+            return Position(index: entries.count - 1)
+        }
+        // One hash of the name: find its slot, or claim a new one. If the read below throws,
+        // the whole commit fails and this pending commit is discarded.
+        let next = entries.count
+        let index = { (slot: inout Int) -> Int in
+            if slot < 0 { slot = next }
+            return slot
+        }(&positions[name, default: -1])
+        if index < next { return Position(index: index) }
         let stored = try read(name)
-        entries[name] = Entry(before: stored, after: stored)
-        order.append(name)
-        return stored
+        entries.append(Entry(name: name, before: stored, after: stored))
+        return Position(index: index)
+    }
+
+    /// The document's current state within the commit.
+    func state(at position: Position) -> StoredVersion? {
+        entries[position.index].after
     }
 
     /// Records the document's state after a write.
-    mutating func record(_ state: StoredVersion?, for name: DocumentName) {
-        entries[name]?.after = state
+    mutating func record(_ state: StoredVersion?, at position: Position) {
+        entries[position.index].after = state
     }
 
     /// Whether the commit changes the document, compared with its state before the commit.
@@ -45,17 +76,19 @@ struct PendingCommit {
 
     /// The update time to report for a write to `name`: the commit time if the commit changed a
     /// live document, its previous update time if it left it unchanged, `nil` if deleted.
-    func updateTime(of name: DocumentName) -> Timestamp? {
-        guard let entry = entries[name], let after = entry.after?.document else { return nil }
-        return changes(entry) ? commitTime : after.updateTime
+    func updateTime(at position: Position) -> Timestamp? {
+        let entry = entries[position.index]
+        guard entry.after?.document != nil else { return nil }
+        return changes(entry) ? commitTime : entry.before?.document?.updateTime
     }
 
     /// The write batch for every changed document: its new version, and expiry-queue entries
     /// for the version it supersedes and for a tombstone it writes.
     func makeBatch(version: Int64) throws -> WriteBatch {
         let batch = WriteBatch()
-        for name in order {
-            guard let entry = entries[name], changes(entry) else { continue }
+        for entry in entries {
+            guard changes(entry) else { continue }
+            let name = entry.name
             let key = StorageKeys.version(name, version)
             if let before = entry.before?.document {
                 batch.put(

@@ -74,7 +74,11 @@ public enum StorageKeys {
 
     /// The key of one version of a document.
     public static func version(_ name: DocumentName, _ version: Int64) -> [UInt8] {
-        versionsPrefix(name) + descending(version)
+        // `versionsPrefix(name) + descending(version)`, built in one buffer.
+        var key = databasePrefix(name.databaseID)
+        key.appendPath(name.path)
+        key.appendDescendingInt64(version)
+        return key.bytes
     }
 
     /// A version as 8 bytes that sort newest first.

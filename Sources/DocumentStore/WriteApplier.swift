@@ -18,14 +18,12 @@ enum WriteApplier {
                 throw FirestoreError(.alreadyExists, "Document already exists: \(name.resourceName)")
             }
         case .updateTime(let expected):
-            guard let existing else {
-                throw FirestoreError(.notFound, "No document to update: \(name.resourceName)")
-            }
-            guard existing.updateTime == expected else {
+            let stored = existing?.updateTime.microsecondsSinceEpoch ?? 0
+            guard stored == expected.microsecondsSinceEpoch else {
                 throw FirestoreError(
                     .failedPrecondition,
-                    "The update_time precondition failed for \(name.resourceName): the document was last updated at "
-                        + "\(existing.updateTime), not \(expected)")
+                    "the stored version (\(stored)) does not match the required base version "
+                        + "(\(expected.microsecondsSinceEpoch)) of \(name.resourceName)")
             }
         }
     }

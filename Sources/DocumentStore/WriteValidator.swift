@@ -1,59 +1,107 @@
 import DocumentModel
 
-/// Firestore's limits and validation rules for writes, checked before anything is read or
-/// written so that a bad commit changes nothing.
+/// Firestore's validation rules for a commit's writes, checked before anything is read or
+/// written so that a bad commit changes nothing. Messages follow Google's emulator where it has
+/// one; see `Docs/Compatibility.md` for the limits Hearth enforces and the emulator does not.
 enum WriteValidator {
-    /// The deepest nesting of maps and arrays Firestore accepts.
-    static let maxDepth = 20
-    /// The most field transforms one document may receive in one commit.
+    /// The most field transforms one document may receive in one commit (a production Firestore
+    /// limit that Google's emulator does not enforce).
     static let maxTransformsPerDocument = 500
+    /// The most names in a field path of a mask or transform.
+    static let maxFieldPathSegments = 20
+    /// The longest field path of a mask or transform, in bytes (its names joined with dots).
+    static let maxMaskPathBytes = 1499
 
-    static func validate(_ writes: [Write]) throws {
-        guard let first = writes.first else { return }
-        var transformCounts: [DocumentName: Int] = [:]
-        for write in writes {
+    /// Validates `writes` and returns them ready to apply (timestamps cut to microseconds).
+    static func validated(_ writes: [Write]) throws -> [Write] {
+        guard let first = writes.first else { return writes }
+        // Per document: the transforms so far and whether a write inserted it (exists: false).
+        // One dictionary, updated in place, so each write hashes its name once.
+        var seen: [DocumentName: (transforms: Int, inserted: Bool)] = [:]
+        var result = writes
+        for index in writes.indices {
+            let write = writes[index]
             guard write.name.databaseID == first.name.databaseID else {
                 throw FirestoreError.invalidArgument(
                     "All writes of a commit must be in one database: \(write.name.resourceName) is not in "
                         + first.name.databaseID.resourceName)
             }
-            try validate(write)
-            transformCounts[write.name, default: 0] += write.transforms.count
-            if transformCounts[write.name]! > maxTransformsPerDocument {
+            let inserts = write.precondition == .exists(false)
+            let (insertedTwice, transformCount) = { (entry: inout (transforms: Int, inserted: Bool)) in
+                let twice = inserts && entry.inserted
+                entry.inserted = entry.inserted || inserts
+                entry.transforms += write.transforms.count
+                return (twice, entry.transforms)
+            }(&seen[write.name, default: (0, false)])
+            if insertedTwice {
+                throw FirestoreError.invalidArgument("Cannot insert then insert an entity in the same request.")
+            }
+            result[index] = try validated(write)
+            if transformCount > maxTransformsPerDocument {
                 throw FirestoreError.invalidArgument(
                     "Too many field transforms on \(write.name.resourceName): at most \(maxTransformsPerDocument) "
                         + "per document in one commit")
             }
         }
+        return result
     }
 
-    private static func validate(_ write: Write) throws {
+    private static func validated(_ write: Write) throws -> Write {
+        var write = write
+        if case .updateTime(let time) = write.precondition {
+            try requireMicroseconds(time)
+        }
         switch write.operation {
         case .delete:
             guard write.transforms.isEmpty else {
-                throw FirestoreError.invalidArgument(
-                    "A delete of \(write.name.resourceName) cannot have field transforms")
+                throw FirestoreError.invalidArgument("A delete of \(write.name.resourceName) cannot have field transforms")
             }
         case .transform:
-            break
+            guard !write.transforms.isEmpty else {
+                throw FirestoreError.invalidArgument("The list of FieldTransform must not be empty.")
+            }
         case .update(let fields, let mask):
-            try validateFields(fields, name: write.name)
+            var validator = FieldValueValidator()
+            try validator.validate(fields)
             for path in mask ?? [] {
-                try validateFieldPath(path, name: write.name)
+                try validateMaskPath(path, valuePresent: fields.value(at: path) != nil)
+            }
+            if validator.needsTimestampTruncation {
+                write.operation = .update(fields: fields.truncatingTimestamps, mask: mask)
             }
         }
-        for transform in write.transforms {
-            try validateFieldPath(transform.fieldPath, name: write.name)
+        try validateTransforms(&write)
+        return write
+    }
+
+    private static func validateTransforms(_ write: inout Write) throws {
+        for (index, transform) in write.transforms.enumerated() {
+            let path = transform.fieldPath
+            try validatePathShape(path)
+            if let reserved = path.segments.first(where: ResourcePath.isReserved) {
+                throw FirestoreError.invalidArgument("Invalid reserved name in field path \(reserved)")
+            }
+            for other in write.transforms[..<index]
+            where other.fieldPath != path && (other.fieldPath.hasPrefix(path) || path.hasPrefix(other.fieldPath)) {
+                let outer = other.fieldPath.hasPrefix(path) ? path : other.fieldPath
+                throw FirestoreError.invalidArgument(
+                    "Cannot transform property \(outer) and its nested property at the same time.")
+            }
             switch transform.kind {
             case .increment(let operand), .maximum(let operand), .minimum(let operand):
                 guard operand.isNumber else {
                     throw FirestoreError.invalidArgument(
-                        "The operand of a numeric transform on '\(transform.fieldPath)' of "
-                            + "\(write.name.resourceName) must be an integer or a double, not \(operand.typeName)")
+                        "Input must be int64 or double. (The \(operand.typeName) operand of the transform of "
+                            + "\"\(path)\" in \(write.name.resourceName).)")
                 }
             case .appendMissingElements(let elements), .removeAllFromArray(let elements):
-                for element in elements {
-                    try validateValue(element, at: transform.fieldPath, depth: 1, name: write.name)
+                var validator = FieldValueValidator()
+                try validator.validate(elements: elements, of: path)
+                if validator.needsTimestampTruncation {
+                    let truncated = elements.map(\.truncatingTimestamps)
+                    write.transforms[index].kind =
+                        if case .appendMissingElements = transform.kind { .appendMissingElements(truncated) }
+                        else { .removeAllFromArray(truncated) }
                 }
             case .serverTimestamp:
                 break
@@ -61,63 +109,30 @@ enum WriteValidator {
         }
     }
 
-    /// Checks field names, nesting depth and field value sizes of a document's fields.
-    static func validateFields(_ fields: MapValue, name: DocumentName) throws {
-        for entry in fields.entries {
-            let path = FieldPath(uncheckedSegment: entry.key)
-            try validateFieldName(entry.key, in: path, name: name)
-            try validateValue(entry.value, at: path, depth: 1, name: name)
-            let size = StorageSize.value(entry.value)
-            guard size <= StorageSize.maxFieldValueBytes else {
-                throw FirestoreError.invalidArgument(
-                    "The value of field '\(path)' in \(name.resourceName) is \(size) bytes, more than the maximum of "
-                        + "\(StorageSize.maxFieldValueBytes) bytes")
-            }
-        }
-    }
-
-    private static func validateValue(_ value: Value, at path: FieldPath, depth: Int, name: DocumentName) throws {
-        switch value {
-        case .map(let map):
-            try checkDepth(depth, at: path, name: name)
-            for entry in map.entries {
-                let inner = path.appending(entry.key)
-                try validateFieldName(entry.key, in: inner, name: name)
-                try validateValue(entry.value, at: inner, depth: depth + 1, name: name)
-            }
-        case .array(let elements):
-            try checkDepth(depth, at: path, name: name)
-            for element in elements {
-                try validateValue(element, at: path, depth: depth + 1, name: name)
-            }
-        default:
-            return
-        }
-    }
-
-    private static func checkDepth(_ depth: Int, at path: FieldPath, name: DocumentName) throws {
-        guard depth <= maxDepth else {
+    /// The grammar limits on a mask path, and reserved names with the emulator's two messages.
+    private static func validateMaskPath(_ path: FieldPath, valuePresent: Bool) throws {
+        try validatePathShape(path)
+        for (index, segment) in path.segments.enumerated() where ResourcePath.isReserved(segment) {
+            if !valuePresent { throw FirestoreError.invalidArgument("Invalid reserved name in field path \(segment)") }
             throw FirestoreError.invalidArgument(
-                "Field '\(path)' in \(name.resourceName) nests maps and arrays more than \(maxDepth) levels deep")
+                index == 0 ? "field name \(segment) is reserved" : "field name '\(segment)' is reserved.")
         }
     }
 
-    private static func validateFieldName(_ key: String, in path: FieldPath, name: DocumentName) throws {
-        if ResourcePath.isReserved(key) {
-            throw FirestoreError.invalidArgument(
-                "Field name '\(key)' in \(name.resourceName) is reserved: names of the form __.*__ are not allowed")
+    private static func validatePathShape(_ path: FieldPath) throws {
+        guard path.segments.count <= maxFieldPathSegments else {
+            throw FirestoreError.invalidArgument("paths must have at most 20 elements (\"\(path)\" has \(path.segments.count))")
+        }
+        let bytes = path.segments.reduce(path.segments.count - 1) { $0 + $1.utf8.count }
+        guard bytes <= maxMaskPathBytes else {
+            throw FirestoreError.invalidArgument("property path is longer than 1500 bytes.")
         }
     }
 
-    private static func validateFieldPath(_ path: FieldPath, name: DocumentName) throws {
-        let bytes = path.description.utf8.count
-        guard bytes <= FieldPath.maxBytes else {
-            throw FirestoreError.invalidArgument(
-                "Field path '\(path.description.prefix(100))...' in \(name.resourceName) is \(bytes) bytes, more "
-                    + "than the maximum of \(FieldPath.maxBytes)")
-        }
-        for (index, segment) in path.segments.enumerated() {
-            try validateFieldName(segment, in: FieldPath(uncheckedSegments: Array(path.segments[...index])), name: name)
+    /// Firestore refuses timestamps with sub-microsecond digits in preconditions and read times.
+    static func requireMicroseconds(_ time: Timestamp) throws {
+        guard time.nanoseconds % 1000 == 0 else {
+            throw FirestoreError.invalidArgument("timestamp cannot have more than microseconds precision")
         }
     }
 
@@ -126,8 +141,7 @@ enum WriteValidator {
         let size = StorageSize.document(path: name.path, fields: fields)
         guard size <= StorageSize.maxDocumentBytes else {
             throw FirestoreError.invalidArgument(
-                "Document \(name.resourceName) is \(size) bytes, more than the maximum of "
-                    + "\(StorageSize.maxDocumentBytes) bytes (1 MiB)")
+                "maximum entity size is \(StorageSize.maxDocumentBytes) bytes (\(name.resourceName) would be \(size) bytes)")
         }
     }
 }

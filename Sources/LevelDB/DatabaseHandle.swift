@@ -45,12 +45,8 @@ final class DatabaseHandle: @unchecked Sendable {
         }
         lock = .allocate(capacity: 1)
         pthread_rwlock_init(lock, nil)
-        do {
-            database = try withLevelDBError(path: path) { leveldb_open(options, path, $0) }
-        } catch {
-            releaseOptions()
-            throw error
-        }
+        // If opening throws, `deinit` still runs (every property is initialized) and frees the options.
+        database = try withLevelDBError(path: path) { leveldb_open(options, path, $0) }
     }
 
     deinit {

@@ -29,6 +29,7 @@ let package = Package(
         .executableTarget(
             name: "HearthCLI",
             dependencies: [
+                "DocumentModel",
                 "DocumentStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -36,18 +37,18 @@ let package = Package(
         ),
         .executableTarget(
             name: "CrashWriter",
-            dependencies: ["DocumentStore"],
+            dependencies: ["DocumentModel", "DocumentStore"],
             swiftSettings: upcoming
         ),
         .executableTarget(
             name: "HearthBenchmarks",
-            dependencies: ["DocumentStore", "LevelDB"],
+            dependencies: ["DocumentModel", "DocumentStore", "LevelDB"],
             swiftSettings: upcoming
         ),
         .testTarget(name: "LevelDBTests", dependencies: ["LevelDB"], swiftSettings: upcoming),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel"], swiftSettings: upcoming),
-        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore", "LevelDB"], swiftSettings: upcoming),
-        .testTarget(name: "HearthCLITests", dependencies: ["HearthCLI"], swiftSettings: upcoming),
+        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentModel", "DocumentStore", "LevelDB"], swiftSettings: upcoming),
+        .testTarget(name: "HearthCLITests", dependencies: ["HearthCLI", "DocumentModel", "DocumentStore"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,4 +30,17 @@ public struct DatabaseID: Sendable, Hashable, Comparable, CustomStringConvertibl
         let project = compareUTF8(lhs.project, rhs.project)
         return project != 0 ? project < 0 : compareUTF8(lhs.database, rhs.database) < 0
     }
+
+    /// Ids are equal when their UTF-8 bytes are, as `<` and the key encoding see them (Swift's
+    /// `String ==` would equate canonically equivalent spellings).
+    public static func == (lhs: DatabaseID, rhs: DatabaseID) -> Bool {
+        lhs.project.utf8.elementsEqual(rhs.project.utf8) && lhs.database.utf8.elementsEqual(rhs.database.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for id in [project, database] {
+            hasher.combine(id.utf8.count)
+            for byte in id.utf8 { hasher.combine(byte) }
+        }
+    }
 }

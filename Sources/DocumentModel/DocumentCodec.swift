@@ -24,7 +24,7 @@ public enum DocumentCodec {
 
     /// Encodes a document's times and fields.
     public static func encode(_ document: Document) -> [UInt8] {
-        var writer = BinaryWriter(capacity: 64 + document.fields.count * 24)
+        var writer = BinaryWriter(capacity: 64 + document.fields.count * 48)
         writer.byte(documentFormat)
         writeTimestamp(document.createTime, to: &writer)
         writeTimestamp(document.updateTime, to: &writer)
@@ -159,9 +159,10 @@ public enum DocumentCodec {
     private static func readMap(from reader: inout BinaryReader, depth: Int) throws -> MapValue {
         var remaining = try reader.varint()
         var map = MapValue()
+        map.reserveCapacity(Int(min(remaining, 64)))
         while remaining > 0 {
             let key = try reader.string()
-            map[key] = try readValue(from: &reader, depth: depth + 1)
+            map.appendOrSet(key, try readValue(from: &reader, depth: depth + 1))
             remaining -= 1
         }
         return map

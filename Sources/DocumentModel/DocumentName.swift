@@ -27,13 +27,16 @@ public struct DocumentName: Sendable, Hashable, Comparable, CustomStringConverti
     ///
     /// - Throws: `FirestoreError.invalidArgument` naming the text when it is not a document name.
     public init(resourceName: String) throws {
-        let parts = resourceName.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
+        // Split on the scalar '/', not on Characters: an id may begin with a combining mark,
+        // which Swift joins to the preceding '/' in one Character.
+        let parts = resourceName.unicodeScalars.split(separator: "/", maxSplits: 5, omittingEmptySubsequences: false)
+            .map(String.init)
         guard parts.count == 6, parts[0] == "projects", parts[2] == "databases", parts[4] == "documents" else {
             throw FirestoreError.invalidArgument(
                 "Invalid document name '\(resourceName)': expected projects/{p}/databases/{d}/documents/{path}")
         }
         try self.init(
-            try DatabaseID(project: String(parts[1]), database: String(parts[3])), String(parts[5]))
+            try DatabaseID(project: parts[1], database: parts[3]), parts[5])
     }
 
     /// The document id, the path's last segment.

@@ -58,9 +58,11 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     public static func quotedIfNeeded(_ name: String) -> String {
         if isSimpleName(name) { return name }
         var quoted = "`"
-        for character in name {
-            if character == "`" || character == "\\" { quoted.append("\\") }
-            quoted.append(character)
+        // By scalars, as the parser reads: a combining mark after a back-quote or backslash
+        // would otherwise hide it inside one Character.
+        for scalar in name.unicodeScalars {
+            if scalar == "`" || scalar == "\\" { quoted.unicodeScalars.append("\\") }
+            quoted.unicodeScalars.append(scalar)
         }
         return quoted + "`"
     }
@@ -116,7 +118,9 @@ enum FieldPathParser {
         var current = ""
         var quoted = false
         var wasQuoted = false
-        var characters = text.makeIterator()
+        // Reads Unicode scalars, not Characters: a combining mark must not merge with a '.', '`'
+        // or '\\' into one Character and so hide it.
+        var scalars = text.unicodeScalars.makeIterator()
         func finishSegment() throws {
             guard !current.isEmpty else { throw fail("field names must not be empty") }
             guard wasQuoted || FieldPath.isSimpleName(current) else {
@@ -126,22 +130,22 @@ enum FieldPathParser {
             current = ""
             wasQuoted = false
         }
-        while let character = characters.next() {
+        while let scalar = scalars.next() {
             if quoted {
-                switch character {
+                switch scalar {
                 case "`":
                     quoted = false
                 case "\\":
-                    guard let escaped = characters.next(), escaped == "`" || escaped == "\\" else {
+                    guard let escaped = scalars.next(), escaped == "`" || escaped == "\\" else {
                         throw fail("only \\` and \\\\ may be escaped")
                     }
-                    current.append(escaped)
+                    current.unicodeScalars.append(escaped)
                 default:
-                    current.append(character)
+                    current.unicodeScalars.append(scalar)
                 }
                 continue
             }
-            switch character {
+            switch scalar {
             case ".":
                 try finishSegment()
             case "`":
@@ -150,7 +154,7 @@ enum FieldPathParser {
                 wasQuoted = true
             default:
                 guard !wasQuoted else { throw fail("a back-quote must enclose a whole name") }
-                current.append(character)
+                current.unicodeScalars.append(scalar)
             }
         }
         guard !quoted else { throw fail("unterminated back-quote") }

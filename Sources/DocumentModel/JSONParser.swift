@@ -150,7 +150,7 @@ struct JSONParser {
         }
         guard byte == UInt8(ascii: "u") else {
             index -= 2
-            throw failure("invalid escape sequence \\\(describe(byte))")
+            throw failure("invalid escape character \(describe(byte)) after a backslash")
         }
         var scalar = try parseHex4()
         if (0xD800..<0xDC00).contains(scalar) {

@@ -47,7 +47,10 @@ public struct MapValue: Sendable, Hashable, Sequence, ExpressibleByDictionaryLit
     public subscript(key: String) -> Value? {
         get {
             let (index, found) = position(of: key)
-            return found ? entries[index].value : nil
+            // Not `found ? value : nil`: `Value` is expressible by `nil`, so that ternary would
+            // type as `Value` and give `.null` for a missing field.
+            guard found else { return .none }
+            return entries[index].value
         }
         set {
             let (index, found) = position(of: key)
@@ -59,6 +62,19 @@ public struct MapValue: Sendable, Hashable, Sequence, ExpressibleByDictionaryLit
             }
         }
     }
+
+    /// Sets a top-level field like the subscript, but appends without searching when `key`
+    /// sorts after every name present, as names do when decoding the sorted stored encoding.
+    mutating func appendOrSet(_ key: String, _ value: Value) {
+        if let last = entries.last, compareUTF8(last.key, key) >= 0 {
+            self[key] = value
+            return
+        }
+        entries.append(Entry(key: key, value: value))
+    }
+
+    /// Reserves room for `count` fields.
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
     /// The value at a nested path, or `nil` if some name on the way is missing or not a map.
     public func value(at path: FieldPath) -> Value? {

@@ -51,10 +51,14 @@ public struct OrderedKey: Sendable, Hashable {
     }
 
     private mutating func appendEscaped(_ data: UnsafeBufferPointer<UInt8>) {
-        for byte in data {
-            bytes.append(byte)
-            if byte == 0 { bytes.append(0xFF) }
+        // Copies the runs between zero bytes in bulk (ids and names rarely hold a zero byte).
+        var start = 0
+        while let zero = data[start...].firstIndex(of: 0) {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...zero]))
+            bytes.append(0xFF)
+            start = zero + 1
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...]))
         bytes.append(0x00)
         bytes.append(0x01)
     }

@@ -112,7 +112,7 @@ extension RESTJSON {
         case ("stringValue", .string(let string)):
             return .string(string)
         case ("bytesValue", .string(let text)):
-            guard let bytes = decodeBase64(text) else { throw mismatch("base64 text") }
+            guard let bytes = decodeBase64(text) else { throw mismatch() }
             return .bytes(bytes)
         case ("referenceValue", .string(let text)):
             return .reference(try located(path) { try DocumentName(resourceName: text) })

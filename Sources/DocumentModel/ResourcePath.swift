@@ -32,7 +32,9 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
             self = .root
             return
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split on the scalar '/', not on Characters: an id may begin with a combining mark,
+        // which Swift joins to the preceding '/' in one Character.
+        let parts = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty) else {
             throw FirestoreError.invalidArgument("Invalid path \"\(path)\": it contains an empty segment")
         }

@@ -75,6 +75,7 @@ enum TimestampFormat {
             let offsetHours = try number(2)
             try expect(":")
             let offsetMinutes = try number(2)
+            guard offsetHours < 24, offsetMinutes < 60 else { throw fail() }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         }
         guard index == bytes.count, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),

@@ -20,7 +20,7 @@ extension DocumentStore {
                 let cursor = try database.makeCursor()
                 let version = clock.next()
                 let commitTime = Timestamp(microsecondsSinceEpoch: version)
-                var pending = PendingCommit(commitTime: commitTime)
+                var pending = PendingCommit(commitTime: commitTime, writeCount: writes.count)
                 var results: [WriteResult] = []
                 results.reserveCapacity(writes.count)
                 var positions: [PendingCommit.Position] = []

@@ -23,8 +23,11 @@ struct PendingCommit {
     private var positions: [DocumentName: Int] = [:]
     private static let linearSearchLimit = 8
 
-    init(commitTime: Timestamp) {
+    /// A commit at `commitTime` of `writeCount` writes (a capacity hint).
+    init(commitTime: Timestamp, writeCount: Int = 0) {
         self.commitTime = commitTime
+        entries.reserveCapacity(writeCount)
+        if writeCount > PendingCommit.linearSearchLimit { positions.reserveCapacity(writeCount) }
     }
 
     /// The document's place in the commit; on its first touch its current state is read from

@@ -18,6 +18,7 @@ enum WriteValidator {
         // Per document: the transforms so far and whether a write inserted it (exists: false).
         // One dictionary, updated in place, so each write hashes its name once.
         var seen: [DocumentName: (transforms: Int, inserted: Bool)] = [:]
+        seen.reserveCapacity(writes.count)
         var result = writes
         for index in writes.indices {
             let write = writes[index]

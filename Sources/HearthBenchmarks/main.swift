@@ -96,6 +96,10 @@ struct UserSet {
     let rawValues: [[UInt8]]
     /// A random permutation of `0..<count`, the order of the reads.
     let readOrder: [Int]
+    /// For the floor measurement: the key the store seeks to when it reads a document's newest
+    /// version (`StorageKeys.version(name, .max)`), and the prefix of all its versions.
+    let seekKeys: [[UInt8]]
+    let versionPrefixes: [[UInt8]]
 
     var count: Int { names.count }
 
@@ -144,6 +148,8 @@ struct UserSet {
             FieldTransform(try FieldPath("createdAt"), .serverTimestamp),
             FieldTransform(try FieldPath("updatedAt"), .serverTimestamp),
         ]
+        seekKeys = names.map { StorageKeys.version($0, .max) }
+        versionPrefixes = names.map { StorageKeys.versionsPrefix($0) }
         var order = Array(0..<count)
         order.shuffle(using: &random)
         readOrder = order
@@ -207,6 +213,9 @@ struct Workload {
     let goal: Double
     var hearth: [Double] = []
     var raw: [Double] = []
+    /// Raw LevelDB doing the least the store's work needs (see `rawSeekPutOne`), if measured.
+    var floor: [Double] = []
+    var bestFloor: Double { floor.min() ?? .nan }
 
     var bestHearth: Double { hearth.min() ?? .nan }
     var bestRaw: Double { raw.min() ?? .nan }
@@ -233,6 +242,52 @@ func rawPutOne(_ users: UserSet, path: String) throws -> Double {
     return try measure(operations: users.count) {
         for index in keys.indices { try database.put(keys[index], values[index]) }
     }
+}
+
+/// Raw LevelDB doing the least a one-document create needs, for reference: the existence check
+/// the `exists: false` precondition requires (a cursor seek to the document's newest version,
+/// as the store does; a bloom-filtered `get` cannot serve a prefix) and the put.
+func rawSeekPutOne(_ users: UserSet, path: String) throws -> Double {
+    let database = try Database(path: path, options: levelDBOptions)
+    defer { try? database.close() }
+    let keys = users.rawKeys
+    let values = users.rawValues
+    var found = 0
+    let result = try measure(operations: users.count) {
+        for index in keys.indices {
+            let cursor = try database.makeCursor()
+            cursor.seek(to: users.seekKeys[index])
+            if cursor.isValid, cursor.keyHasPrefix(users.versionPrefixes[index]) { found += 1 }
+            try database.put(keys[index], values[index])
+        }
+    }
+    guard found == 0 else { throw BenchmarkError("floor: \(found) documents existed before their create") }
+    return result
+}
+
+/// The same for commits of `batchSize`: one cursor per batch, a seek per document, one write.
+func rawSeekPutBatched(_ users: UserSet, batchSize: Int, path: String) throws -> Double {
+    let database = try Database(path: path, options: levelDBOptions)
+    defer { try? database.close() }
+    let keys = users.rawKeys
+    let values = users.rawValues
+    var found = 0
+    let result = try measure(operations: users.count) {
+        var start = 0
+        while start < keys.count {
+            let cursor = try database.makeCursor()
+            let batch = WriteBatch()
+            for index in start..<min(start + batchSize, keys.count) {
+                cursor.seek(to: users.seekKeys[index])
+                if cursor.isValid, cursor.keyHasPrefix(users.versionPrefixes[index]) { found += 1 }
+                batch.put(keys[index], values[index])
+            }
+            try database.write(batch)
+            start += batchSize
+        }
+    }
+    guard found == 0 else { throw BenchmarkError("floor: \(found) documents existed before their create") }
+    return result
 }
 
 /// Hearth: creates in commits of `batchSize`. Leaves the store closed in `path`.
@@ -325,10 +380,27 @@ func printTable(_ workloads: [Workload]) {
 
 // MARK: - Main
 
+/// The processor model (where `/proc/cpuinfo` tells it) and the number of cores.
+func machineDescription() -> String {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    var model = "unknown processor"
+    if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+        let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+        let colon = line.firstIndex(of: ":")
+    {
+        model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return "\(model), \(cores) core(s)"
+}
+
 func runStorage(_ options: Options) throws {
     let scratch = try Scratch()
     defer { scratch.removeAll() }
     print("Hearth storage benchmark: \(options.documents) users/<uid> documents per workload, best of \(options.rounds) round(s)")
+    print("\(Date().formatted(.iso8601)), \(machineDescription())")
+    #if DEBUG
+    print("WARNING: this is a debug build; run with `swift run -c release HearthBenchmarks storage`.")
+    #endif
     print("folder: \(scratch.root.path)")
     let users = try UserSet(count: options.documents)
     let averageKey = users.rawKeys.reduce(0) { $0 + $1.count } / users.count
@@ -339,6 +411,8 @@ func runStorage(_ options: Options) throws {
     var createOne = Workload(label: "create, 1 per commit / put", goal: 3)
     var createBatch = Workload(label: "create, \(options.batchSize) per commit / batch", goal: 2)
     var get = Workload(label: "get latest version / get", goal: 2)
+
+    func selected(_ workload: String) -> Bool { options.only.isEmpty || options.only.contains(workload) }
 
     for round in 1...options.rounds {
         // Alternate which side goes first, so neither always runs on a warmer (or busier) machine.
@@ -352,44 +426,75 @@ func runStorage(_ options: Options) throws {
             return (try hearth(), r)
         }
 
-        let hearthOne = scratch.folder("hearth-create1")
-        let rawOne = scratch.folder("raw-put1")
-        let (h1, r1) = try pair(
-            { try hearthCreateOne(users, path: hearthOne) }, { try rawPutOne(users, path: rawOne) })
-        createOne.hearth.append(h1)
-        createOne.raw.append(r1)
-        scratch.remove(hearthOne)
-        scratch.remove(rawOne)
+        var line: [String] = []
+        if selected("create1") {
+            let hearthOne = scratch.folder("hearth-create1")
+            let rawOne = scratch.folder("raw-put1")
+            let (h, r) = try pair(
+                { try hearthCreateOne(users, path: hearthOne) }, { try rawPutOne(users, path: rawOne) })
+            createOne.hearth.append(h)
+            createOne.raw.append(r)
+            scratch.remove(hearthOne)
+            scratch.remove(rawOne)
+            let floorOne = scratch.folder("floor-create1")
+            let f = try rawSeekPutOne(users, path: floorOne)
+            createOne.floor.append(f)
+            scratch.remove(floorOne)
+            line.append("create1 \(formatted(h))/\(formatted(r)) (floor \(formatted(f)))")
+        }
 
-        let hearthBatch = scratch.folder("hearth-create\(options.batchSize)")
-        let rawBatch = scratch.folder("raw-batch\(options.batchSize)")
-        let (h2, r2) = try pair(
-            { try hearthCreateBatched(users, batchSize: options.batchSize, path: hearthBatch) },
-            { try rawPutBatched(users, batchSize: options.batchSize, path: rawBatch) })
-        createBatch.hearth.append(h2)
-        createBatch.raw.append(r2)
+        if selected("create500") || selected("get") {
+            let hearthBatch = scratch.folder("hearth-create\(options.batchSize)")
+            let rawBatch = scratch.folder("raw-batch\(options.batchSize)")
+            let (h, r) = try pair(
+                { try hearthCreateBatched(users, batchSize: options.batchSize, path: hearthBatch) },
+                { try rawPutBatched(users, batchSize: options.batchSize, path: rawBatch) })
+            if selected("create500") {
+                createBatch.hearth.append(h)
+                createBatch.raw.append(r)
+                let floorBatch = scratch.folder("floor-create\(options.batchSize)")
+                let f = try rawSeekPutBatched(users, batchSize: options.batchSize, path: floorBatch)
+                createBatch.floor.append(f)
+                scratch.remove(floorBatch)
+                line.append("create\(options.batchSize) \(formatted(h))/\(formatted(r)) (floor \(formatted(f)))")
+            }
+            if selected("get") {
+                // Reads go to the databases just loaded, both compacted first so that neither is
+                // read while a background compaction runs and both have the same settled layout.
+                try compactFolder(hearthBatch)
+                try compactFolder(rawBatch)
+                let (h, r) = try pair({ try hearthGet(users, path: hearthBatch) }, { try rawGet(users, path: rawBatch) })
+                get.hearth.append(h)
+                get.raw.append(r)
+                line.append("get \(formatted(h))/\(formatted(r))")
+            }
+            scratch.remove(hearthBatch)
+            scratch.remove(rawBatch)
+        }
 
-        // Reads go to the databases just loaded, both compacted first so that neither is read
-        // while a background compaction runs and both have the same settled layout.
-        try compactFolder(hearthBatch)
-        try compactFolder(rawBatch)
-        let (h3, r3) = try pair({ try hearthGet(users, path: hearthBatch) }, { try rawGet(users, path: rawBatch) })
-        get.hearth.append(h3)
-        get.raw.append(r3)
-        scratch.remove(hearthBatch)
-        scratch.remove(rawBatch)
-
-        let order = hearthFirst ? "Hearth first" : "raw first"
-        print(
-            "round \(round) (\(order)): create1 \(formatted(h1))/\(formatted(r1)) ns, "
-                + "create\(options.batchSize) \(formatted(h2))/\(formatted(r2)) ns, get \(formatted(h3))/\(formatted(r3)) ns"
-        )
+        print("round \(round) (\(hearthFirst ? "Hearth first" : "raw first")), Hearth/raw ns per op: " + line.joined(separator: ", "))
     }
 
     print()
-    let workloads = [createOne, createBatch, get]
+    let workloads = [createOne, createBatch, get].filter { !$0.hearth.isEmpty }
     printTable(workloads)
     print()
+    let floors = workloads.filter { !$0.floor.isEmpty }
+    if !floors.isEmpty {
+        print("For reference, not a goal: raw LevelDB doing the least a create needs, an existence seek per")
+        print("document plus the same puts (the `exists: false` precondition cannot use the bloom filter):")
+        let header = padded("workload", 34, left: true) + padded("floor ns/op", 14) + padded("floor/raw", 12)
+            + padded("Hearth/floor", 14)
+        print(header)
+        print(String(repeating: "-", count: header.count))
+        for workload in floors {
+            print(
+                padded(workload.label, 34, left: true) + padded(formatted(workload.bestFloor), 14)
+                    + padded(formatted(workload.bestFloor / workload.bestRaw, 2), 12)
+                    + padded(formatted(workload.bestHearth / workload.bestFloor, 2), 14))
+        }
+        print()
+    }
     let failed = workloads.filter { !$0.passes }
     if failed.isEmpty {
         print("All goals met.")
@@ -405,3 +510,4 @@ do {
     FileHandle.standardError.write(Data("HearthBenchmarks: \(error)\n".utf8))
     exit(1)
 }
+

@@ -1,3 +1,4 @@
+import DocumentModel
 import Foundation
 
 /// The emulator's settings from `emulator.json`, the counterpart of `firebase.json`'s
@@ -7,7 +8,7 @@ import Foundation
 /// {"host": "127.0.0.1", "port": 8080, "projectId": "demo-app", "rules": "rules/firestore.rules",
 ///  "dataFolder": ".hearth/data", "logLevel": "info"}
 /// ```
-struct EmulatorConfiguration: Decodable, Equatable {
+struct EmulatorConfiguration: Decodable {
     /// The file's name, looked up in the current directory.
     static let fileName = "emulator.json"
 
@@ -34,14 +35,17 @@ struct EmulatorConfiguration: Decodable, Equatable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         host = try container.decodeIfPresent(String.self, forKey: .host) ?? host
-        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? port
         projectId = try container.decodeIfPresent(String.self, forKey: .projectId) ?? projectId
         rules = try container.decodeIfPresent(String.self, forKey: .rules) ?? rules
         dataFolder = try container.decodeIfPresent(String.self, forKey: .dataFolder) ?? dataFolder
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel) ?? logLevel
-        guard (0...65535).contains(port) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .port, in: container, debugDescription: "must be from 0 to 65535, got \(port)")
+        // Decoded as a double so that 8080.5 gets this message rather than JSONDecoder's vague one.
+        if let number = try container.decodeIfPresent(Double.self, forKey: .port) {
+            guard let port = Int(exactly: number), (0...65535).contains(port) else {
+                throw DecodingError.typeMismatch(
+                    Int.self, DecodingError.Context(codingPath: [CodingKeys.port], debugDescription: "\(number)"))
+            }
+            self.port = port
         }
     }
 
@@ -52,7 +56,12 @@ struct EmulatorConfiguration: Decodable, Equatable {
         let file = directory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: file.path) else { return EmulatorConfiguration() }
         do {
-            return try JSONDecoder().decode(EmulatorConfiguration.self, from: Data(contentsOf: file))
+            let data = try Data(contentsOf: file)
+            // JSONDecoder reports no position for syntax errors; this parser does.
+            _ = try JSONValue(parsing: [UInt8](data))
+            return try JSONDecoder().decode(EmulatorConfiguration.self, from: data)
+        } catch let error as FirestoreError {
+            throw CommandFailure("\(fileName): \(error.message)")
         } catch let error as DecodingError {
             throw CommandFailure("\(fileName): \(describe(error))")
         } catch {
@@ -62,19 +71,13 @@ struct EmulatorConfiguration: Decodable, Equatable {
 
     /// A one-line account of a decoding error that names the key.
     private static func describe(_ error: DecodingError) -> String {
-        func key(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
-        }
         switch error {
-        case .typeMismatch(let type, let context) where context.codingPath.isEmpty:
-            return "expected a JSON object of settings, not \(type == [String: Any].self ? "this" : "\(type)")"
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "'\(key(context))' must be \(type == Int.self ? "an integer" : "a string")"
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            let detail = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return "not valid JSON" + (detail.map { ": \($0)" } ?? "")
-        case .dataCorrupted(let context):
-            return "'\(key(context))' \(context.debugDescription)"
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+            return "expected a JSON object of settings"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return key == CodingKeys.port.stringValue
+                ? "'port' must be an integer from 0 to 65535" : "'\(key)' must be a string"
         case .keyNotFound(let key, _):
             return "'\(key.stringValue)' is missing"
         @unknown default:

@@ -125,7 +125,8 @@ struct RandomValueGenerator {
             let span = UInt64(Timestamp.maxSeconds - Timestamp.minSeconds + 1)
             seconds = Timestamp.minSeconds + Int64(next() % span)
         }
-        let nanoseconds: Int32 = chance(50)
+        let nanoseconds: Int32 =
+            chance(50)
             ? pick([0, 1, 999, 1000, 500_000_000, 999_999_999]) : Int32(below(1_000_000_000))
         return try! Timestamp(seconds: seconds, nanoseconds: nanoseconds)
     }
@@ -147,12 +148,12 @@ struct RandomValueGenerator {
         "_", "__", "___", "x.y", "...", "(default)", " ", "\0",
     ]
 
-    /// A valid collection or document id.
+    /// A valid collection or document id (valid in either position).
     mutating func segment() -> String {
         if chance(70) { return pick(Self.segmentPool) }
         while true {
             let id = string()
-            if (try? ResourcePath.validate(id: id)) != nil { return id }
+            if (try? ResourcePath.validate(id: id, in: [id])) != nil { return id }
         }
     }
 
@@ -165,7 +166,8 @@ struct RandomValueGenerator {
     }
 
     mutating func databaseID() -> DatabaseID {
-        try! DatabaseID(project: pick(["p", "p2", "a", "a-b", "é", "e\u{301}"]), database: pick(["(default)", "db", "d"]))
+        try! DatabaseID(
+            project: pick(["p", "p2", "a", "a-b", "é", "e\u{301}"]), database: pick(["(default)", "db", "d"]))
     }
 
     mutating func documentName() -> DocumentName { try! DocumentName(databaseID(), documentPath()) }
@@ -250,7 +252,8 @@ struct RandomValueGenerator {
             let flip: (Double) -> Double = { $0 == 0 ? ($0.sign == .minus ? 0.0 : -0.0) : $0 }
             return .geoPoint(try! GeoPoint(latitude: flip(point.latitude), longitude: flip(point.longitude)))
         case .array(let elements): return .array(elements.map(equivalent))
-        case .map(let map): return .map(MapValue(uniqueKeysWithValues: map.entries.map { ($0.key, equivalent($0.value)) }))
+        case .map(let map):
+            return .map(MapValue(uniqueKeysWithValues: map.entries.map { ($0.key, equivalent($0.value)) }))
         default: return value
         }
     }
@@ -278,6 +281,7 @@ func render(_ value: Value) -> String {
     case .reference(let name): "ref(\(name.resourceName.debugDescription))"
     case .geoPoint(let point): "geo(\(point.latitude), \(point.longitude))"
     case .array(let elements): "[" + elements.map(render).joined(separator: ", ") + "]"
-    case .map(let map): "{" + map.entries.map { "\($0.key.debugDescription): \(render($0.value))" }.joined(separator: ", ") + "}"
+    case .map(let map):
+        "{" + map.entries.map { "\($0.key.debugDescription): \(render($0.value))" }.joined(separator: ", ") + "}"
     }
 }

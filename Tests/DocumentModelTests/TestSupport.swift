@@ -2,28 +2,30 @@ import DocumentModel
 import Testing
 
 /// Runs `body` and expects it to throw a `FirestoreError` with `code` whose message contains
-/// `text` (when given). Returns the error for further checks.
+/// `text` (when given); `context` goes into failure messages. Returns the error for further checks.
 @discardableResult
 func expectFirestoreError(
     _ code: FirestoreError.Code,
     mentioning text: String? = nil,
+    context: @autoclosure () -> String = "",
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> Void
 ) -> FirestoreError? {
     do {
         try body()
     } catch let error as FirestoreError {
-        #expect(error.code == code, "wrong code in \(error)", sourceLocation: sourceLocation)
+        #expect(error.code == code, "\(context()) wrong code in \(error)", sourceLocation: sourceLocation)
         if let text {
-            #expect(error.message.contains(text), "\(error) does not mention \(text.debugDescription)",
+            #expect(
+                error.message.contains(text), "\(context()) \(error) does not mention \(text.debugDescription)",
                 sourceLocation: sourceLocation)
         }
         return error
     } catch {
-        Issue.record("expected a FirestoreError \(code), got \(error)", sourceLocation: sourceLocation)
+        Issue.record("\(context()) expected a FirestoreError \(code), got \(error)", sourceLocation: sourceLocation)
         return nil
     }
-    Issue.record("expected a FirestoreError \(code), nothing was thrown", sourceLocation: sourceLocation)
+    Issue.record("\(context()) expected a FirestoreError \(code), nothing was thrown", sourceLocation: sourceLocation)
     return nil
 }
 

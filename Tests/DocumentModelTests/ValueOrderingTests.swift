@@ -5,8 +5,10 @@ import Testing
 private func expectStrictlyIncreasing(_ values: [Value], sourceLocation: SourceLocation = #_sourceLocation) {
     for (i, left) in values.enumerated() {
         for right in values[(i + 1)...] {
-            #expect(Value.compare(left, right) < 0, "\(render(left)) < \(render(right))", sourceLocation: sourceLocation)
-            #expect(Value.compare(right, left) > 0, "\(render(right)) > \(render(left))", sourceLocation: sourceLocation)
+            #expect(
+                Value.compare(left, right) < 0, "\(render(left)) < \(render(right))", sourceLocation: sourceLocation)
+            #expect(
+                Value.compare(right, left) > 0, "\(render(right)) > \(render(left))", sourceLocation: sourceLocation)
             #expect(left < right && left != right, sourceLocation: sourceLocation)
         }
     }
@@ -15,7 +17,8 @@ private func expectStrictlyIncreasing(_ values: [Value], sourceLocation: SourceL
 private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(Value.compare(left, right) == 0, "\(render(left)) == \(render(right))", sourceLocation: sourceLocation)
     #expect(left == right, sourceLocation: sourceLocation)
-    #expect(left.hashValue == right.hashValue, "hash of \(render(left)) and \(render(right))",
+    #expect(
+        left.hashValue == right.hashValue, "hash of \(render(left)) and \(render(right))",
         sourceLocation: sourceLocation)
 }
 
@@ -36,15 +39,18 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
             nil, true, 1, 1.5, .timestamp(.min), "s", .bytes([1]), reference("a/b"), geoPoint(0, 0), [1], ["a": 1],
         ]
         #expect(values.map(\.typeOrder) == [0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9])
-        #expect(values.map(\.typeName) == [
-            "nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue", "stringValue",
-            "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue",
-        ])
+        #expect(
+            values.map(\.typeName) == [
+                "nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue", "stringValue",
+                "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue",
+            ])
         #expect(values.filter(\.isNumber).count == 2)
     }
 
     @Test func sortingMixedValues() {
-        let shuffled: [Value] = [["a": 1], [1], geoPoint(1, 1), reference("a/b"), .bytes([0]), "a", .timestamp(.min), 1, false, nil]
+        let shuffled: [Value] = [
+            ["a": 1], [1], geoPoint(1, 1), reference("a/b"), .bytes([0]), "a", .timestamp(.min), 1, false, nil,
+        ]
         #expect(shuffled.sorted().map(\.typeOrder) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     }
 }
@@ -58,7 +64,9 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
         expectStrictlyIncreasing([.double((-0x1p63).nextDown), .integer(Int64.min), .integer(Int64.min + 1)])
         expectStrictlyIncreasing([.integer(0), .double(0.5), .integer(1), .double(1.5), .integer(2)])
         expectStrictlyIncreasing([.integer(-2), .double(-1.5), .integer(-1), .double(-0.5), .integer(0)])
-        expectStrictlyIncreasing([.integer(-1), .double(-.leastNonzeroMagnitude), .double(0), .double(.leastNonzeroMagnitude), .integer(1)])
+        expectStrictlyIncreasing([
+            .integer(-1), .double(-.leastNonzeroMagnitude), .double(0), .double(.leastNonzeroMagnitude), .integer(1),
+        ])
     }
 
     @Test func equalNumbersOfEitherType() {
@@ -101,23 +109,31 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
     }
 
     @Test func bytesCompareUnsigned() {
-        expectStrictlyIncreasing([.bytes([]), .bytes([0]), .bytes([0, 0]), .bytes([0, 0xFF]), .bytes([1]),
-            .bytes([0x7F]), .bytes([0x80]), .bytes([0xFF])])
+        expectStrictlyIncreasing([
+            .bytes([]), .bytes([0]), .bytes([0, 0]), .bytes([0, 0xFF]), .bytes([1]),
+            .bytes([0x7F]), .bytes([0x80]), .bytes([0xFF]),
+        ])
         expectEqual(.bytes([1, 2]), .bytes([1, 2]))
     }
 
     @Test func timestampsBySecondsThenNanoseconds() {
-        expectStrictlyIncreasing([.timestamp(.min), .timestamp(timestamp(-1, 0)), .timestamp(timestamp(-1, 999_999_999)),
-            .timestamp(timestamp(0)), .timestamp(timestamp(0, 1)), .timestamp(timestamp(1)), .timestamp(.max)])
+        expectStrictlyIncreasing([
+            .timestamp(.min), .timestamp(timestamp(-1, 0)), .timestamp(timestamp(-1, 999_999_999)),
+            .timestamp(timestamp(0)), .timestamp(timestamp(0, 1)), .timestamp(timestamp(1)), .timestamp(.max),
+        ])
     }
 
     @Test func geoPointsByLatitudeThenLongitude() {
-        expectStrictlyIncreasing([geoPoint(-90, 180), geoPoint(0, -180), geoPoint(0, 0), geoPoint(0, 1), geoPoint(1, -180)])
+        expectStrictlyIncreasing([
+            geoPoint(-90, 180), geoPoint(0, -180), geoPoint(0, 0), geoPoint(0, 1), geoPoint(1, -180),
+        ])
         expectEqual(geoPoint(-0.0, 0), geoPoint(0, -0.0))
     }
 
     @Test func geoPointRangeIsValidated() {
-        for (latitude, longitude) in [(90.5, 0.0), (-91, 0), (0, 180.5), (0, -181), (.nan, 0), (0, .nan), (.infinity, 0)] {
+        for (latitude, longitude) in [
+            (90.5, 0.0), (-91, 0), (0, 180.5), (0, -181), (.nan, 0), (0, .nan), (.infinity, 0),
+        ] {
             expectFirestoreError(.invalidArgument) { _ = try GeoPoint(latitude: latitude, longitude: longitude) }
         }
     }
@@ -127,7 +143,9 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
         expectStrictlyIncreasing([reference("a/b"), reference("a-b/c")])
         expectStrictlyIncreasing([reference("a/b"), reference("a/b/c/d"), reference("a/b-c"), reference("a/b0")])
         expectStrictlyIncreasing([reference("a/b", project: "a"), reference("a/a", project: "b")])
-        expectStrictlyIncreasing([.reference(documentName("z/z", database: "(default)")), .reference(documentName("a/a", database: "db"))])
+        expectStrictlyIncreasing([
+            .reference(documentName("z/z", database: "(default)")), .reference(documentName("a/a", database: "db")),
+        ])
         expectEqual(reference("users/alice"), reference("users/alice"))
         #expect(reference("a/e\u{301}") != reference("a/é"))
         #expect(reference("a/b", project: "e\u{301}") != reference("a/b", project: "é"))
@@ -136,14 +154,18 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
 
 @Suite struct CompositeOrderTests {
     @Test func arraysElementWisePrefixFirst() {
-        expectStrictlyIncreasing([[], [nil], [nil, nil], [false], [1], [1, nil], [1, 0], [1, "a"], [2], ["a"], [[]], [[1]]])
+        expectStrictlyIncreasing([
+            [], [nil], [nil, nil], [false], [1], [1, nil], [1, 0], [1, "a"], [2], ["a"], [[]], [[1]],
+        ])
         expectStrictlyIncreasing([[2], [10]])
         expectEqual([1, 2.0], [1.0, 2])
         expectEqual([.double(.nan)], [.double(.nan)])
     }
 
     @Test func mapsBySortedKeysKeyThenValue() {
-        expectStrictlyIncreasing([[:], ["": nil], ["": 1], ["a": nil], ["a": 1], ["a": 1, "b": 0], ["a": 1, "c": 0], ["a": 2], ["b": 0]])
+        expectStrictlyIncreasing([
+            [:], ["": nil], ["": 1], ["a": nil], ["a": 1], ["a": 1, "b": 0], ["a": 1, "c": 0], ["a": 2], ["b": 0],
+        ])
         // The first differing key decides, whatever the values.
         expectStrictlyIncreasing([["a": 100, "c": 0], ["b": 0]])
         // Keys in the same order whatever the insertion order; maps compare by bytes of keys.

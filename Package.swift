@@ -41,6 +41,11 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .executableTarget(
+            name: "QueryProbe",
+            dependencies: ["DocumentModel", "DocumentStore"],
+            swiftSettings: upcoming
+        ),
+        .executableTarget(
             name: "HearthBenchmarks",
             dependencies: ["DocumentModel", "DocumentStore", "LevelDB"],
             swiftSettings: upcoming

@@ -1,0 +1,2 @@
+// Replaced by the query differential harness.
+print("query probe")

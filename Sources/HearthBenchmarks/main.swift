@@ -23,9 +23,10 @@ let usage = """
 
       storage        DocumentStore against raw LevelDB over users/<uid> documents:
                      create one per commit, create in commits of 500, get the latest version.
+                     The contenders of a workload take turns in chunks of 5% of the documents.
       --documents N  documents per workload (default 100000)
-      --rounds R     times each Hearth/raw pair runs, alternating which goes first; the best
-                     time of each side is reported (default 2)
+      --rounds R     rounds, each on fresh folders; the best time of each side is reported
+                     (default 2)
       --only W       run only workload W (create1, create500 or get), e.g. under a profiler;
                      repeat for several
     """
@@ -191,14 +192,6 @@ func storeConfiguration() -> StoreConfiguration {
     return configuration
 }
 
-/// Nanoseconds per operation of `body`, which performs `operations` operations.
-func measure(operations: Int, _ body: () throws -> Void) rethrows -> Double {
-    let clock = ContinuousClock()
-    let elapsed = try clock.measure(body)
-    let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-    return nanoseconds / Double(operations)
-}
-
 /// Compacts the whole database in `path` (closed) so both sides read the same, settled layout.
 func compactFolder(_ path: String) throws {
     let database = try Database(path: path, options: levelDBOptions)
@@ -213,140 +206,143 @@ struct Workload {
     let goal: Double
     var hearth: [Double] = []
     var raw: [Double] = []
-    /// Raw LevelDB doing the least the store's work needs (see `rawSeekPutOne`), if measured.
+    /// Raw LevelDB doing the least the store's work needs (see `floorCreate`), if measured.
     var floor: [Double] = []
-    var bestFloor: Double { floor.min() ?? .nan }
 
     var bestHearth: Double { hearth.min() ?? .nan }
     var bestRaw: Double { raw.min() ?? .nan }
+    var bestFloor: Double { floor.min() ?? .nan }
     var ratio: Double { bestHearth / bestRaw }
     var passes: Bool { ratio <= goal }
 }
 
-/// Hearth: one create per commit.
-func hearthCreateOne(_ users: UserSet, path: String) throws -> Double {
+/// One contender of a workload: `run` does the work for the documents in a range, `close`
+/// closes its database.
+struct Side {
+    let run: (Range<Int>) throws -> Void
+    let close: () throws -> Void
+}
+
+/// Runs `sides` over `0..<count` in chunks of `chunk` documents, taking turns chunk by chunk
+/// (and rotating who goes first), so that every side meets the same machine load on a shared
+/// machine. Returns each side's nanoseconds per document.
+func interleave(_ sides: [Side], count: Int, chunk: Int, round: Int) throws -> [Double] {
+    let clock = ContinuousClock()
+    var elapsed = Array(repeating: Duration.zero, count: sides.count)
+    var chunkIndex = 0
+    var start = 0
+    while start < count {
+        let range = start..<min(start + chunk, count)
+        for turn in 0..<sides.count {
+            let side = (turn + chunkIndex + round) % sides.count
+            let began = clock.now
+            try sides[side].run(range)
+            elapsed[side] += clock.now - began
+        }
+        start = range.upperBound
+        chunkIndex += 1
+    }
+    for side in sides { try side.close() }
+    return elapsed.map { duration in
+        (Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9) / Double(count)
+    }
+}
+
+/// Hearth: `Write.create` of each document with server-timestamp transforms, in commits of
+/// `batchSize` (ranges are whole batches).
+func hearthCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side {
     let store = try DocumentStore(path: path, configuration: storeConfiguration())
-    defer { try? store.close() }
     let writes = (0..<users.count).map(users.write)
-    return try measure(operations: users.count) {
-        for write in writes { try store.commit([write]) }
-    }
-}
-
-/// Raw: one put per document.
-func rawPutOne(_ users: UserSet, path: String) throws -> Double {
-    let database = try Database(path: path, options: levelDBOptions)
-    defer { try? database.close() }
-    let keys = users.rawKeys
-    let values = users.rawValues
-    return try measure(operations: users.count) {
-        for index in keys.indices { try database.put(keys[index], values[index]) }
-    }
-}
-
-/// Raw LevelDB doing the least a one-document create needs, for reference: the existence check
-/// the `exists: false` precondition requires (a cursor seek to the document's newest version,
-/// as the store does; a bloom-filtered `get` cannot serve a prefix) and the put.
-func rawSeekPutOne(_ users: UserSet, path: String) throws -> Double {
-    let database = try Database(path: path, options: levelDBOptions)
-    defer { try? database.close() }
-    let keys = users.rawKeys
-    let values = users.rawValues
-    var found = 0
-    let result = try measure(operations: users.count) {
-        for index in keys.indices {
-            let cursor = try database.makeCursor()
-            cursor.seek(to: users.seekKeys[index])
-            if cursor.isValid, cursor.keyHasPrefix(users.versionPrefixes[index]) { found += 1 }
-            try database.put(keys[index], values[index])
-        }
-    }
-    guard found == 0 else { throw BenchmarkError("floor: \(found) documents existed before their create") }
-    return result
-}
-
-/// The same for commits of `batchSize`: one cursor per batch, a seek per document, one write.
-func rawSeekPutBatched(_ users: UserSet, batchSize: Int, path: String) throws -> Double {
-    let database = try Database(path: path, options: levelDBOptions)
-    defer { try? database.close() }
-    let keys = users.rawKeys
-    let values = users.rawValues
-    var found = 0
-    let result = try measure(operations: users.count) {
-        var start = 0
-        while start < keys.count {
-            let cursor = try database.makeCursor()
-            let batch = WriteBatch()
-            for index in start..<min(start + batchSize, keys.count) {
-                cursor.seek(to: users.seekKeys[index])
-                if cursor.isValid, cursor.keyHasPrefix(users.versionPrefixes[index]) { found += 1 }
-                batch.put(keys[index], values[index])
+    return Side(
+        run: { range in
+            if batchSize == 1 {
+                for index in range { try store.commit([writes[index]]) }
+                return
             }
-            try database.write(batch)
-            start += batchSize
-        }
-    }
-    guard found == 0 else { throw BenchmarkError("floor: \(found) documents existed before their create") }
-    return result
+            var start = range.lowerBound
+            while start < range.upperBound {
+                try store.commit(Array(writes[start..<min(start + batchSize, range.upperBound)]))
+                start += batchSize
+            }
+        },
+        close: { try store.close() })
 }
 
-/// Hearth: creates in commits of `batchSize`. Leaves the store closed in `path`.
-func hearthCreateBatched(_ users: UserSet, batchSize: Int, path: String) throws -> Double {
-    let store = try DocumentStore(path: path, configuration: storeConfiguration())
-    defer { try? store.close() }
-    let commits = stride(from: 0, to: users.count, by: batchSize).map { start in
-        (start..<min(start + batchSize, users.count)).map(users.write)
-    }
-    return try measure(operations: users.count) {
-        for writes in commits { try store.commit(writes) }
-    }
-}
-
-/// Raw: write batches of `batchSize` puts (building each batch is part of the work).
-func rawPutBatched(_ users: UserSet, batchSize: Int, path: String) throws -> Double {
+/// Raw LevelDB: a put of each document's key and value bytes, or write batches of
+/// `batchSize` puts (building the batch is part of the work).
+func rawCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side {
     let database = try Database(path: path, options: levelDBOptions)
-    defer { try? database.close() }
     let keys = users.rawKeys
     let values = users.rawValues
-    return try measure(operations: users.count) {
-        var start = 0
-        while start < keys.count {
-            let batch = WriteBatch()
-            for index in start..<min(start + batchSize, keys.count) { batch.put(keys[index], values[index]) }
-            try database.write(batch)
-            start += batchSize
-        }
-    }
+    return Side(
+        run: { range in
+            if batchSize == 1 {
+                for index in range { try database.put(keys[index], values[index]) }
+                return
+            }
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let batch = WriteBatch()
+                for index in start..<min(start + batchSize, range.upperBound) { batch.put(keys[index], values[index]) }
+                try database.write(batch)
+                start += batchSize
+            }
+        },
+        close: { try database.close() })
 }
 
-/// Hearth: reads the latest version of every document, in random order, from a loaded store.
-func hearthGet(_ users: UserSet, path: String) throws -> Double {
-    let store = try DocumentStore(path: path, configuration: storeConfiguration())
-    defer { try? store.close() }
-    let names = users.readOrder.map { users.names[$0] }
-    var missing = 0
-    let result = try measure(operations: names.count) {
-        for name in names {
-            if try store.document(name) == nil { missing += 1 }
-        }
-    }
-    guard missing == 0 else { throw BenchmarkError("Hearth found \(missing) of \(names.count) documents missing") }
-    return result
-}
-
-/// Raw: gets the same keys, in the same order, from a database loaded with the same bytes.
-func rawGet(_ users: UserSet, path: String) throws -> Double {
+/// For reference, raw LevelDB doing the least a create needs: the existence check that the
+/// `exists: false` precondition requires (a cursor seek to the document's newest version, as
+/// the store does; LevelDB's bloom filter serves only exact-key gets, not prefixes) and the
+/// same puts. One cursor per commit, as the store does.
+func floorCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side {
     let database = try Database(path: path, options: levelDBOptions)
-    defer { try? database.close() }
+    let keys = users.rawKeys
+    let values = users.rawValues
+    return Side(
+        run: { range in
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let cursor = try database.makeCursor()
+                let batch = WriteBatch()
+                for index in start..<min(start + batchSize, range.upperBound) {
+                    cursor.seek(to: users.seekKeys[index])
+                    if cursor.isValid, cursor.keyHasPrefix(users.versionPrefixes[index]) {
+                        throw BenchmarkError("floor: users/\(users.names[index].documentID) exists before its create")
+                    }
+                    batch.put(keys[index], values[index])
+                }
+                try database.write(batch)
+                start += batchSize
+            }
+        },
+        close: { try database.close() })
+}
+
+/// Hearth: `document(_:)`, the latest version, of each document in random order.
+func hearthGet(_ users: UserSet, path: String) throws -> Side {
+    let store = try DocumentStore(path: path, configuration: storeConfiguration())
+    let names = users.readOrder.map { users.names[$0] }
+    return Side(
+        run: { range in
+            for index in range where try store.document(names[index]) == nil {
+                throw BenchmarkError("Hearth: users/\(names[index].documentID) is missing")
+            }
+        },
+        close: { try store.close() })
+}
+
+/// Raw LevelDB: a get of the same document's key, in the same order.
+func rawGet(_ users: UserSet, path: String) throws -> Side {
+    let database = try Database(path: path, options: levelDBOptions)
     let keys = users.readOrder.map { users.rawKeys[$0] }
-    var missing = 0
-    let result = try measure(operations: keys.count) {
-        for key in keys {
-            if try database.get(key) == nil { missing += 1 }
-        }
-    }
-    guard missing == 0 else { throw BenchmarkError("raw LevelDB found \(missing) of \(keys.count) keys missing") }
-    return result
+    return Side(
+        run: { range in
+            for index in range where try database.get(keys[index]) == nil {
+                throw BenchmarkError("raw LevelDB: key \(index) is missing")
+            }
+        },
+        close: { try database.close() })
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -414,65 +410,58 @@ func runStorage(_ options: Options) throws {
 
     func selected(_ workload: String) -> Bool { options.only.isEmpty || options.only.contains(workload) }
 
+    // Each round uses fresh folders; the sides of a workload take turns chunk by chunk.
+    let chunk = max(1, options.documents / 20)
+    let batchChunk = max(1, chunk / options.batchSize) * options.batchSize
     for round in 1...options.rounds {
-        // Alternate which side goes first, so neither always runs on a warmer (or busier) machine.
-        let hearthFirst = round % 2 == 1
-        func pair(_ hearth: () throws -> Double, _ raw: () throws -> Double) rethrows -> (Double, Double) {
-            if hearthFirst {
-                let h = try hearth()
-                return (h, try raw())
-            }
-            let r = try raw()
-            return (try hearth(), r)
-        }
-
         var line: [String] = []
         if selected("create1") {
-            let hearthOne = scratch.folder("hearth-create1")
-            let rawOne = scratch.folder("raw-put1")
-            let (h, r) = try pair(
-                { try hearthCreateOne(users, path: hearthOne) }, { try rawPutOne(users, path: rawOne) })
-            createOne.hearth.append(h)
-            createOne.raw.append(r)
-            scratch.remove(hearthOne)
-            scratch.remove(rawOne)
-            let floorOne = scratch.folder("floor-create1")
-            let f = try rawSeekPutOne(users, path: floorOne)
-            createOne.floor.append(f)
-            scratch.remove(floorOne)
-            line.append("create1 \(formatted(h))/\(formatted(r)) (floor \(formatted(f)))")
+            let folders = ["hearth-create1", "raw-put1", "floor-create1"].map(scratch.folder)
+            let times = try interleave(
+                [
+                    try hearthCreate(users, batchSize: 1, path: folders[0]),
+                    try rawCreate(users, batchSize: 1, path: folders[1]),
+                    try floorCreate(users, batchSize: 1, path: folders[2]),
+                ], count: users.count, chunk: chunk, round: round)
+            createOne.hearth.append(times[0])
+            createOne.raw.append(times[1])
+            createOne.floor.append(times[2])
+            folders.forEach(scratch.remove)
+            line.append("create1 \(formatted(times[0]))/\(formatted(times[1])) (floor \(formatted(times[2])))")
         }
-
         if selected("create500") || selected("get") {
-            let hearthBatch = scratch.folder("hearth-create\(options.batchSize)")
-            let rawBatch = scratch.folder("raw-batch\(options.batchSize)")
-            let (h, r) = try pair(
-                { try hearthCreateBatched(users, batchSize: options.batchSize, path: hearthBatch) },
-                { try rawPutBatched(users, batchSize: options.batchSize, path: rawBatch) })
+            let folders = ["hearth-create\(options.batchSize)", "raw-batch\(options.batchSize)", "floor-create\(options.batchSize)"]
+                .map(scratch.folder)
+            let times = try interleave(
+                [
+                    try hearthCreate(users, batchSize: options.batchSize, path: folders[0]),
+                    try rawCreate(users, batchSize: options.batchSize, path: folders[1]),
+                    try floorCreate(users, batchSize: options.batchSize, path: folders[2]),
+                ], count: users.count, chunk: batchChunk, round: round)
+            scratch.remove(folders[2])
             if selected("create500") {
-                createBatch.hearth.append(h)
-                createBatch.raw.append(r)
-                let floorBatch = scratch.folder("floor-create\(options.batchSize)")
-                let f = try rawSeekPutBatched(users, batchSize: options.batchSize, path: floorBatch)
-                createBatch.floor.append(f)
-                scratch.remove(floorBatch)
-                line.append("create\(options.batchSize) \(formatted(h))/\(formatted(r)) (floor \(formatted(f)))")
+                createBatch.hearth.append(times[0])
+                createBatch.raw.append(times[1])
+                createBatch.floor.append(times[2])
+                line.append(
+                    "create\(options.batchSize) \(formatted(times[0]))/\(formatted(times[1])) (floor \(formatted(times[2])))")
             }
             if selected("get") {
-                // Reads go to the databases just loaded, both compacted first so that neither is
-                // read while a background compaction runs and both have the same settled layout.
-                try compactFolder(hearthBatch)
-                try compactFolder(rawBatch)
-                let (h, r) = try pair({ try hearthGet(users, path: hearthBatch) }, { try rawGet(users, path: rawBatch) })
-                get.hearth.append(h)
-                get.raw.append(r)
-                line.append("get \(formatted(h))/\(formatted(r))")
+                // Reads go to the two databases just loaded with the same documents, both
+                // compacted first: the same settled layout, and no background compaction.
+                try compactFolder(folders[0])
+                try compactFolder(folders[1])
+                let reads = try interleave(
+                    [try hearthGet(users, path: folders[0]), try rawGet(users, path: folders[1])],
+                    count: users.count, chunk: chunk, round: round)
+                get.hearth.append(reads[0])
+                get.raw.append(reads[1])
+                line.append("get \(formatted(reads[0]))/\(formatted(reads[1]))")
             }
-            scratch.remove(hearthBatch)
-            scratch.remove(rawBatch)
+            scratch.remove(folders[0])
+            scratch.remove(folders[1])
         }
-
-        print("round \(round) (\(hearthFirst ? "Hearth first" : "raw first")), Hearth/raw ns per op: " + line.joined(separator: ", "))
+        print("round \(round), Hearth/raw ns per document: " + line.joined(separator: ", "))
     }
 
     print()

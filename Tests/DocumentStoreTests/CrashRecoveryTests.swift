@@ -188,7 +188,7 @@ struct CrashRecoveryTests {
         process.arguments = arguments
         let stdout = Pipe()
         process.standardOutput = stdout
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         defer { try? stderr.close() }
         process.standardError = stderr

@@ -22,7 +22,7 @@ struct BinaryWriter {
     }
 
     mutating func fixed64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     mutating func string(_ text: String) {

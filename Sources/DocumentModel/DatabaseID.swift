@@ -34,13 +34,11 @@ public struct DatabaseID: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// Ids are equal when their UTF-8 bytes are, as `<` and the key encoding see them (Swift's
     /// `String ==` would equate canonically equivalent spellings).
     public static func == (lhs: DatabaseID, rhs: DatabaseID) -> Bool {
-        lhs.project.utf8.elementsEqual(rhs.project.utf8) && lhs.database.utf8.elementsEqual(rhs.database.utf8)
+        utf8Equal(lhs.project, rhs.project) && utf8Equal(lhs.database, rhs.database)
     }
 
     public func hash(into hasher: inout Hasher) {
-        for id in [project, database] {
-            hasher.combine(id.utf8.count)
-            for byte in id.utf8 { hasher.combine(byte) }
-        }
+        hasher.combineUTF8(project)
+        hasher.combineUTF8(database)
     }
 }

@@ -83,7 +83,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Whether `self` equals `other` or lies inside it (`a.b` is inside `a`).
     public func hasPrefix(_ other: FieldPath) -> Bool {
         other.segments.count <= segments.count
-            && zip(other.segments, segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+            && zip(other.segments, segments).allSatisfy { utf8Equal($0, $1) }
     }
 
     public static func < (lhs: FieldPath, rhs: FieldPath) -> Bool {
@@ -96,13 +96,12 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public static func == (lhs: FieldPath, rhs: FieldPath) -> Bool {
         lhs.segments.count == rhs.segments.count
-            && zip(lhs.segments, rhs.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+            && zip(lhs.segments, rhs.segments).allSatisfy { utf8Equal($0, $1) }
     }
 
     public func hash(into hasher: inout Hasher) {
         for segment in segments {
-            hasher.combine(segment.utf8.count)
-            for byte in segment.utf8 { hasher.combine(byte) }
+            hasher.combineUTF8(segment)
         }
     }
 }

@@ -22,7 +22,7 @@ public enum JSONValue: Sendable, Equatable {
         }
 
         public static func == (lhs: Member, rhs: Member) -> Bool {
-            lhs.key.utf8.elementsEqual(rhs.key.utf8) && lhs.value == rhs.value
+            utf8Equal(lhs.key, rhs.key) && lhs.value == rhs.value
         }
     }
 
@@ -52,7 +52,7 @@ public enum JSONValue: Sendable, Equatable {
     /// The value of the member `key` if this is an object that has one.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+        return members.first { utf8Equal($0.key, key) }?.value
     }
 
     /// The kind of value with an article, for error messages: `a string`, `an object`, `null`.

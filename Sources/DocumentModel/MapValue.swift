@@ -137,14 +137,13 @@ public struct MapValue: Sendable, Hashable, Sequence, ExpressibleByDictionaryLit
 
     public static func == (lhs: MapValue, rhs: MapValue) -> Bool {
         lhs.count == rhs.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
+            && zip(lhs.entries, rhs.entries).allSatisfy { utf8Equal($0.key, $1.key) && $0.value == $1.value }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(entries.count)
         for entry in entries {
-            hasher.combine(entry.key.utf8.count)
-            for byte in entry.key.utf8 { hasher.combine(byte) }
+            hasher.combineUTF8(entry.key)
             hasher.combine(entry.value)
         }
     }

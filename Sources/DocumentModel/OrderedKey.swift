@@ -83,7 +83,7 @@ public struct OrderedKey: Sendable, Hashable {
 
     /// Appends 8 big-endian bytes.
     public mutating func appendUInt64(_ value: UInt64) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// Appends a signed integer so that smaller integers sort first.
@@ -118,7 +118,7 @@ public struct OrderedKey: Sendable, Hashable {
         case .timestamp(let timestamp):
             bytes.append(0x14)
             appendInt64(timestamp.seconds)
-            withUnsafeBytes(of: UInt32(timestamp.nanoseconds).bigEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(timestamp.nanoseconds).bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         case .string(let text):
             bytes.append(0x19)
             appendString(text)

@@ -130,7 +130,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// Whether `self` is `other` or lies below it.
     public func hasPrefix(_ other: ResourcePath) -> Bool {
         other.segments.count <= segments.count
-            && zip(other.segments, segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+            && zip(other.segments, segments).allSatisfy { utf8Equal($0, $1) }
     }
 
     /// `users/alice`.
@@ -146,7 +146,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
 
     public static func == (lhs: ResourcePath, rhs: ResourcePath) -> Bool {
         lhs.segments.count == rhs.segments.count
-            && zip(lhs.segments, rhs.segments).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+            && zip(lhs.segments, rhs.segments).allSatisfy { utf8Equal($0, $1) }
     }
 
     public func hash(into hasher: inout Hasher) {

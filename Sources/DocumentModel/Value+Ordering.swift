@@ -58,8 +58,7 @@ extension Value: Comparable, Hashable {
             }
         case .timestamp(let value): hasher.combine(value)
         case .string(let value):
-            hasher.combine(value.utf8.count)
-            for byte in value.utf8 { hasher.combine(byte) }
+            hasher.combineUTF8(value)
         case .bytes(let value): hasher.combine(value)
         case .reference(let value): hasher.combine(value)
         case .geoPoint(let value): hasher.combine(value)

@@ -88,7 +88,7 @@ public enum Value: Sendable {
         case (.map(let left), .map(let right)):
             return left.count == right.count
                 && zip(left.entries, right.entries).allSatisfy {
-                    $0.key.utf8.elementsEqual($1.key.utf8) && $0.value.isIdentical(to: $1.value)
+                    utf8Equal($0.key, $1.key) && $0.value.isIdentical(to: $1.value)
                 }
         default: return self == other
         }

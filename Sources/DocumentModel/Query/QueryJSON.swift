@@ -14,7 +14,7 @@ struct QueryJSON {
     /// The first present member among `names` (JSON name and proto name of one field).
     subscript(_ names: String...) -> JSONValue? {
         for name in names {
-            if let member = members.first(where: { $0.key.utf8.elementsEqual(name.utf8) }) { return member.value }
+            if let member = members.first(where: { utf8Equal($0.key, name) }) { return member.value }
         }
         return nil
     }
@@ -57,7 +57,7 @@ struct QueryJSON {
 
     private func first(_ names: [String]) -> JSONValue? {
         for name in names {
-            if let member = members.first(where: { $0.key.utf8.elementsEqual(name.utf8) }) { return member.value }
+            if let member = members.first(where: { utf8Equal($0.key, name) }) { return member.value }
         }
         return nil
     }

@@ -14,10 +14,25 @@ extension DocumentStore {
     ///   `.alreadyExists` for `exists` preconditions, `.failedPrecondition` for `updateTime`.
     @discardableResult
     public func commit(_ writes: [Write]) throws -> CommitResult {
+        try commit(writes, verifyingReads: [:])
+    }
+
+    /// Commits `writes` if every document in `reads` still has the version it was read at
+    /// (`nil`: it did not exist), checked under the commit lock; otherwise fails with ABORTED.
+    func commit(_ writes: [Write], verifyingReads reads: [DocumentName: Int64?]) throws -> CommitResult {
         let writes = try WriteValidator.validated(writes)
         return try commitState.withLock { clock in
             try DocumentStore.mapLevelDBErrors {
-                let cursor = try database.makeCursor()
+                let cursor = LazyCursor(database)
+                for (name, readVersion) in reads {
+                    let current = try readDocument(name, atVersion: .max, cursor: cursor)?.updateTime.microsecondsSinceEpoch
+                    guard current == readVersion else {
+                        throw FirestoreError(
+                            .aborted,
+                            "Transaction aborted: \(name.resourceName) changed after the transaction read it. "
+                                + "Retry the transaction.")
+                    }
+                }
                 let version = clock.next()
                 let commitTime = Timestamp(microsecondsSinceEpoch: version)
                 var pending = PendingCommit(commitTime: commitTime, writeCount: writes.count)
@@ -41,6 +56,7 @@ extension DocumentStore {
                 lastCommit.appendInt64(version)
                 batch.put(StorageKeys.metadata(.lastCommit), lastCommit.bytes)
                 try database.write(batch, sync: configuration.syncCommits)
+                presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
                 lastCommittedVersion.store(version, ordering: .releasing)
                 for index in writes.indices {
                     results[index].updateTime = pending.updateTime(at: positions[index])

@@ -9,8 +9,7 @@ extension DocumentStore {
     public func document(_ name: DocumentName, readTime: Timestamp? = nil) throws -> Document? {
         let version = try readVersion(for: readTime)
         return try DocumentStore.mapLevelDBErrors {
-            let cursor = try database.makeCursor()
-            return try readDocument(name, atVersion: version, cursor: cursor)
+            return try readDocument(name, atVersion: version, cursor: LazyCursor(database))
         }
     }
 
@@ -22,7 +21,7 @@ extension DocumentStore {
     ) throws -> (readTime: Timestamp, documents: [Document?]) {
         let version = try readVersion(for: readTime)
         let documents = try DocumentStore.mapLevelDBErrors {
-            let cursor = try database.makeCursor()
+            let cursor = LazyCursor(database)
             return try names.map { try readDocument($0, atVersion: version, cursor: cursor) }
         }
         return (Timestamp(microsecondsSinceEpoch: version), documents)
@@ -39,7 +38,8 @@ extension DocumentStore {
         }
         let version = try readVersion(for: readTime)
         return try DocumentStore.mapLevelDBErrors {
-            let cursor = try database.makeCursor()
+            let reader = LazyCursor(database)
+            let cursor = try reader.cursor()
             let prefix = StorageKeys.subtreePrefix(databaseID, collection)
             if let startAfter {
                 var key = StorageKeys.databasePrefix(databaseID)
@@ -52,7 +52,7 @@ extension DocumentStore {
             while result.count < limit, cursor.isValid, cursor.keyHasPrefix(prefix) {
                 let (name, _) = try StorageKeys.decodeVersionKey(cursor.key)
                 if name.path.segments.count == collection.segments.count + 1,
-                    let document = try readDocument(name, atVersion: version, cursor: cursor)
+                    let document = try readDocument(name, atVersion: version, cursor: reader)
                 {
                     result.append(document)
                 }
@@ -88,17 +88,20 @@ extension DocumentStore {
     }
 
     /// Reads the newest version of `name` at or before `version` with `cursor`.
-    func readDocument(_ name: DocumentName, atVersion version: Int64, cursor: Cursor) throws -> Document? {
+    func readDocument(_ name: DocumentName, atVersion version: Int64, cursor: LazyCursor) throws -> Document? {
         guard let stored = try readStoredVersion(name, atVersion: version, cursor: cursor) else { return nil }
         return stored.document
     }
 
     /// The stored version of `name` visible at `version`, or `nil` if it never existed then.
-    func readStoredVersion(_ name: DocumentName, atVersion version: Int64, cursor: Cursor) throws -> StoredVersion? {
+    func readStoredVersion(_ name: DocumentName, atVersion version: Int64, cursor lazy: LazyCursor) throws -> StoredVersion? {
         // The key of `version` is the document's versions prefix and 8 version bytes; the
         // newest version at or before it is the first key at or after it with that prefix.
         let key = StorageKeys.version(name, version)
         let prefixCount = key.count - 8
+        guard key.withUnsafeBytes({ presence.mayContain(keyPrefix: UnsafeRawBufferPointer(rebasing: $0.prefix(prefixCount))) })
+        else { return nil }
+        let cursor = try lazy.cursor()
         cursor.seek(to: key)
         guard cursor.isValid, cursor.withKey({ found in
             key.withUnsafeBytes { wanted in

@@ -19,8 +19,9 @@ import Synchronization
 /// try store.close()
 /// ```
 public final class DocumentStore: Sendable {
-    /// The storage format this version reads and writes.
-    public static let formatVersion: UInt64 = 1
+    /// The storage format this version reads and writes. Format 2 added the single-field
+    /// index; a format-1 folder gets its index built when it is opened.
+    public static let formatVersion: UInt64 = 2
 
     let database: Database
     let configuration: StoreConfiguration
@@ -28,6 +29,10 @@ public final class DocumentStore: Sendable {
     let commitState: Mutex<CommitClock>
     /// The newest version whose commit is fully written, readable without taking the lock.
     let lastCommittedVersion: Atomic<Int64>
+    /// Which documents may exist, so reads of documents that cannot exist skip LevelDB.
+    let presence: DocumentPresenceFilter
+    /// The transactions in progress and their locks.
+    let transactions: TransactionManager
     private let collector: Mutex<Task<Void, Never>?>
 
     /// The data folder.
@@ -48,6 +53,11 @@ public final class DocumentStore: Sendable {
         let lastVersion = try DocumentStore.prepareMetadata(database)
         commitState = Mutex(CommitClock(clock: configuration.clock, lastVersion: lastVersion))
         lastCommittedVersion = Atomic(lastVersion)
+        presence = DocumentPresenceFilter(scanning: database)
+        transactions = TransactionManager(
+            clock: configuration.clock, lockWaitTimeout: .seconds(configuration.transactionLockWaitSeconds),
+            idleTimeoutSeconds: configuration.transactionIdleSeconds,
+            maximumAgeSeconds: configuration.transactionMaximumSeconds)
         collector = Mutex(nil)
         if let interval = configuration.garbageCollectionIntervalSeconds {
             startCollector(every: interval)
@@ -60,6 +70,7 @@ public final class DocumentStore: Sendable {
             task?.cancel()
             task = nil
         }
+        presence.stop()
         try commitState.withLock { _ in
             do { try database.close() } catch let error as LevelDBError { throw DocumentStore.storeError(error) }
         }
@@ -85,6 +96,7 @@ public final class DocumentStore: Sendable {
                         "Data folder '\(database.path)' uses storage format \(format), but this Hearth reads only "
                             + "format \(formatVersion) and older: use a newer Hearth")
                 }
+                if format < formatVersion { try IndexRebuild.run(database, upgradingTo: formatVersion) }
             } else {
                 var key = OrderedKey(capacity: 8)
                 key.appendUInt64(formatVersion)

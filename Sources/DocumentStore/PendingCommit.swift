@@ -85,8 +85,17 @@ struct PendingCommit {
         return changes(entry) ? commitTime : entry.before?.document?.updateTime
     }
 
-    /// The write batch for every changed document: its new version, and expiry-queue entries
-    /// for the version it supersedes and for a tombstone it writes.
+    /// The documents-table key prefixes of the documents this commit gives their first stored
+    /// version (for the presence filter).
+    func createdDocumentKeyPrefixes() -> [[UInt8]] {
+        entries.compactMap { entry in
+            entry.before == nil && changes(entry) ? StorageKeys.versionsPrefix(entry.name) : nil
+        }
+    }
+
+    /// The write batch for every changed document: its new version, expiry-queue entries for
+    /// the version it supersedes and for a tombstone it writes, and its index changes (the
+    /// entries of the replaced version out, those of the new version in).
     func makeBatch(version: Int64) throws -> WriteBatch {
         let batch = WriteBatch()
         for entry in entries {
@@ -106,6 +115,7 @@ struct PendingCommit {
                 batch.put(key, StoredVersion.tombstoneBytes)
                 batch.put(StorageKeys.expiry(at: version, documentKey: key), [])
             }
+            IndexEntries.update(batch, before: entry.before?.document, after: entry.after?.document)
         }
         return batch
     }

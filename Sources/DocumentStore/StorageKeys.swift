@@ -12,6 +12,7 @@ import DocumentModel
 /// | `01` | metadata | `01`, name (string) | see `MetadataKey` |
 /// | `02` | documents | `02`, project, database (strings), document path, version descending | `StoredVersion` |
 /// | `03` | expiry queue | `03`, expiry version ascending, then the full documents-table key | empty |
+/// | `04` | single-field index | `04`, project, database, collection group (strings), field path, entry kind, value, document path | empty |
 ///
 /// **Documents** are multi-version: each commit that changes a document adds a key with its
 /// commit version, newest first, so a read at time `T` seeks to `prefix + descending(T)` and
@@ -24,12 +25,26 @@ import DocumentModel
 /// it enqueues that version's key under `V`. Once `V` is older than the retention window no read
 /// can see the superseded version any more, and garbage collection deletes both keys. The
 /// newest live version of a document is never enqueued, so it is never collected.
+///
+/// **Single-field index**: one key per indexed value of the *current* version of every live
+/// document, written in the commit's batch (see `IndexEntries`). The *field path* is the field
+/// names as strings, then `00 00`; the *entry kind* is one byte (`IndexKind`): `00` document
+/// (empty field path, no value: one per document, for scans of a collection group in name
+/// order), `01` value (the field's whole value, for every field, every map and every value
+/// inside a map, at its path), `02` array element (each distinct element of an array field,
+/// for `array-contains`). The *value* is `OrderedKey.appendValue`, so within one field the keys
+/// order like Firestore orders values, then by document name: equality, `in`, range and
+/// order-by scans are key ranges, read forwards or backwards, and counting reads keys only.
+/// Queries at a past read time do not use the index (it holds only the current version).
+/// The query engine reads index and documents in one LevelDB snapshot whose `lastCommit`
+/// metadata names the version both reflect: every commit batch must write that key.
 public enum StorageKeys {
     /// Table tags.
     public enum Table: UInt8 {
         case metadata = 0x01
         case documents = 0x02
         case expiry = 0x03
+        case index = 0x04
     }
 
     /// Names in the metadata table.

@@ -14,6 +14,13 @@ public struct StoreConfiguration: Sendable {
     /// Wait for each commit to reach the disk before acknowledging it. Without it (the default,
     /// as in LevelDB) a commit survives a crash of the process but not of the machine.
     public var syncCommits = false
+    /// The longest a transaction waits for a document another transaction has locked before
+    /// it is aborted (and retried by its client).
+    public var transactionLockWaitSeconds: Double = 1
+    /// A transaction unused for this long expires (Firestore: 60 seconds).
+    public var transactionIdleSeconds: Int64 = 60
+    /// A transaction older than this expires (Firestore: 270 seconds).
+    public var transactionMaximumSeconds: Int64 = 270
     /// LevelDB's open options.
     public var levelDB = OpenOptions()
 

@@ -15,11 +15,9 @@ enum WriteValidator {
     /// Validates `writes` and returns them ready to apply (timestamps cut to microseconds).
     static func validated(_ writes: [Write]) throws -> [Write] {
         guard let first = writes.first else { return writes }
-        // Per document: the transforms so far and whether a write inserted it (exists: false).
-        // One dictionary, updated in place, so each write hashes its name once.
-        var seen: [DocumentName: (transforms: Int, inserted: Bool)] = [:]
-        seen.reserveCapacity(writes.count)
         var result = writes
+        var inserts = 0
+        var transforms = 0
         for index in writes.indices {
             let write = writes[index]
             guard write.name.databaseID == first.name.databaseID else {
@@ -27,6 +25,22 @@ enum WriteValidator {
                     "All writes of a commit must be in one database: \(write.name.resourceName) is not in "
                         + first.name.databaseID.resourceName)
             }
+            if write.precondition == .exists(false) { inserts += 1 }
+            transforms += write.transforms.count
+            if let changed = try validated(write) { result[index] = changed }
+        }
+        // Per-document rules need a pass keyed by name only when they could be broken.
+        if inserts > 1 || transforms > maxTransformsPerDocument {
+            try checkPerDocumentRules(writes)
+        }
+        return result
+    }
+
+    /// No document inserted twice, and at most `maxTransformsPerDocument` transforms per document.
+    private static func checkPerDocumentRules(_ writes: [Write]) throws {
+        var seen: [DocumentName: (transforms: Int, inserted: Bool)] = [:]
+        seen.reserveCapacity(writes.count)
+        for write in writes {
             let inserts = write.precondition == .exists(false)
             let (insertedTwice, transformCount) = { (entry: inout (transforms: Int, inserted: Bool)) in
                 let twice = inserts && entry.inserted
@@ -37,18 +51,18 @@ enum WriteValidator {
             if insertedTwice {
                 throw FirestoreError.invalidArgument("Cannot insert then insert an entity in the same request.")
             }
-            result[index] = try validated(write)
             if transformCount > maxTransformsPerDocument {
                 throw FirestoreError.invalidArgument(
                     "Too many field transforms on \(write.name.resourceName): at most \(maxTransformsPerDocument) "
                         + "per document in one commit")
             }
         }
-        return result
     }
 
-    private static func validated(_ write: Write) throws -> Write {
-        var write = write
+    /// Validates one write; returns it changed (timestamps cut to microseconds) or `nil` if it
+    /// is fine as it is.
+    private static func validated(_ write: Write) throws -> Write? {
+        var changed: Write?
         if case .updateTime(let time) = write.precondition {
             try requireMicroseconds(time)
         }
@@ -68,14 +82,20 @@ enum WriteValidator {
                 try validateMaskPath(path, valuePresent: fields.value(at: path) != nil)
             }
             if validator.needsTimestampTruncation {
-                write.operation = .update(fields: fields.truncatingTimestamps, mask: mask)
+                var copy = write
+                copy.operation = .update(fields: fields.truncatingTimestamps, mask: mask)
+                changed = copy
             }
         }
-        try validateTransforms(&write)
-        return write
+        guard !write.transforms.isEmpty else { return changed }
+        var transformed = changed ?? write
+        if try validateTransforms(&transformed) { return transformed }
+        return changed
     }
 
-    private static func validateTransforms(_ write: inout Write) throws {
+    /// Checks the write's transforms; returns whether it changed them (timestamps cut).
+    private static func validateTransforms(_ write: inout Write) throws -> Bool {
+        var changed = false
         for (index, transform) in write.transforms.enumerated() {
             let path = transform.fieldPath
             try validatePathShape(path)
@@ -103,11 +123,13 @@ enum WriteValidator {
                     write.transforms[index].kind =
                         if case .appendMissingElements = transform.kind { .appendMissingElements(truncated) }
                         else { .removeAllFromArray(truncated) }
+                    changed = true
                 }
             case .serverTimestamp:
                 break
             }
         }
+        return changed
     }
 
     /// The grammar limits on a mask path, and reserved names with the emulator's two messages.

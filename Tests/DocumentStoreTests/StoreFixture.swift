@@ -12,10 +12,15 @@ final class StoreFixture {
     /// 2023-11-14T22:13:20Z.
     static let start = Timestamp(microsecondsSinceEpoch: 1_700_000_000_000_000)
 
-    init(retentionSeconds: Int64 = 3600) throws {
+    /// A store on a manual clock, or on the system clock (`systemClock`) for tests that need
+    /// time to pass by itself, such as lock timeouts.
+    init(retentionSeconds: Int64 = 3600, systemClock: Bool = false, lockWaitSeconds: Double = 1) throws {
         folder = NSTemporaryDirectory() + "hearth-store-tests-" + UUID().uuidString
         clock = ManualWallClock(StoreFixture.start)
-        store = try DocumentStore(path: folder, configuration: StoreFixture.configuration(clock, retentionSeconds))
+        var configuration = StoreFixture.configuration(clock, retentionSeconds)
+        if systemClock { configuration.clock = SystemWallClock() }
+        configuration.transactionLockWaitSeconds = lockWaitSeconds
+        store = try DocumentStore(path: folder, configuration: configuration)
         database = try DatabaseID(project: "demo-test")
     }
 

@@ -39,6 +39,13 @@ public struct OrderedKey: Sendable, Hashable {
     /// Appends a single raw byte, such as a table tag.
     public mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
 
+    /// Appends bytes that are already encoded components (such as an encoded path).
+    public mutating func appendEncoded(_ encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
+
+    /// Drops every byte after the first `count`, keeping the buffer: for building many keys
+    /// that share a prefix in one buffer.
+    public mutating func truncate(to count: Int) { bytes.removeSubrange(count...) }
+
     /// Appends a string component.
     public mutating func appendString(_ text: String) {
         var text = text

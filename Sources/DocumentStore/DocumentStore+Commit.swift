@@ -58,6 +58,7 @@ extension DocumentStore {
                 try database.write(batch, sync: configuration.syncCommits)
                 presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
                 lastCommittedVersion.store(version, ordering: .releasing)
+                publish(pending, version: version)
                 for index in writes.indices {
                     results[index].updateTime = pending.updateTime(at: positions[index])
                 }

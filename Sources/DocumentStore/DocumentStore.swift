@@ -33,6 +33,8 @@ public final class DocumentStore: Sendable {
     let presence: DocumentPresenceFilter
     /// The transactions in progress and their locks.
     let transactions: TransactionManager
+    /// The registered listeners, which every commit is published to.
+    let listeners = ListenerRegistry()
     private let collector: Mutex<Task<Void, Never>?>
 
     /// The data folder.
@@ -71,6 +73,7 @@ public final class DocumentStore: Sendable {
             task = nil
         }
         presence.stop()
+        listeners.removeAll()
         try commitState.withLock { _ in
             do { try database.close() } catch let error as LevelDBError { throw DocumentStore.storeError(error) }
         }

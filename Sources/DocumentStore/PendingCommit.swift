@@ -85,6 +85,15 @@ struct PendingCommit {
         return changes(entry) ? commitTime : entry.before?.document?.updateTime
     }
 
+    /// What the commit changed, for the change feed: each changed document before and after.
+    func changeRecords() -> [DocumentChangeRecord] {
+        entries.compactMap { entry in
+            changes(entry)
+                ? DocumentChangeRecord(name: entry.name, before: entry.before?.document, after: entry.after?.document)
+                : nil
+        }
+    }
+
     /// The documents-table key prefixes of the documents this commit gives their first stored
     /// version (for the presence filter).
     func createdDocumentKeyPrefixes() -> [[UInt8]] {

@@ -19,6 +19,12 @@ enum WriteApplier {
             }
         case .updateTime(let expected):
             let stored = existing?.updateTime.microsecondsSinceEpoch ?? 0
+            // Google's emulator refuses a base version newer than an existing document's as
+            // invalid, not as a failed precondition (the official client's tests expect it).
+            if existing != nil, expected.microsecondsSinceEpoch > stored {
+                throw FirestoreError.invalidArgument(
+                    "Invalid base version, it is greater than the stored version: \(name.resourceName)")
+            }
             guard stored == expected.microsecondsSinceEpoch else {
                 throw FirestoreError(
                     .failedPrecondition,

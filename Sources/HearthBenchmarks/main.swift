@@ -2,6 +2,7 @@
 // bytes, in the same run. See BENCHMARKS.md.
 //
 //   swift run -c release HearthBenchmarks storage [--documents N] [--rounds R]
+//   swift run -c release HearthBenchmarks queries [--documents N]   (QueryBenchmark.swift)
 
 import DocumentModel
 import DocumentStore
@@ -20,6 +21,8 @@ struct Options {
 
 let usage = """
     Usage: HearthBenchmarks storage [--documents N] [--rounds R] [--only create1|create500|get]
+           HearthBenchmarks listeners [--commits N] [--listeners N] [--rounds R]
+           HearthBenchmarks queries [--documents N] [--iterations I] [--creates C]   (see queries --help)
 
       storage        DocumentStore against raw LevelDB over users/<uid> documents:
                      create one per commit, create in commits of 500, get the latest version.
@@ -29,6 +32,11 @@ let usage = """
                      (default 2)
       --only W       run only workload W (create1, create500 or get), e.g. under a profiler;
                      repeat for several
+
+      listeners      in-process listener latency from commit to delivered snapshot, p50 and p99,
+                     with 10 and with --listeners N (default 10000) listeners registered on other
+                     documents, and contended transaction throughput (20 clients, one counter)
+      --commits N    commits measured per round (default 2000)
     """
 
 func fail(_ message: String) -> Never {
@@ -492,9 +500,28 @@ func runStorage(_ options: Options) throws {
     }
 }
 
-let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    try runStorage(options)
+    if arguments.first == "listeners" {
+        var commits = 2000
+        var listeners = 10_000
+        var rounds = 2
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst().flatMap({ Int($0) }), value > 0 else { fail("\(flag) needs a positive integer") }
+            switch flag {
+            case "--commits": commits = value
+            case "--listeners": listeners = value
+            case "--rounds": rounds = value
+            default: fail("unknown argument '\(flag)'")
+            }
+        }
+        try await runListeners(commits: commits, manyListeners: listeners, rounds: rounds)
+    } else if arguments.first == "queries" {
+        try runQueries(parseQueryOptions(arguments.dropFirst()))
+    } else {
+        try runStorage(parseOptions(arguments))
+    }
 } catch {
     FileHandle.standardError.write(Data("HearthBenchmarks: \(error)\n".utf8))
     exit(1)

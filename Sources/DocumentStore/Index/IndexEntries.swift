@@ -8,29 +8,39 @@ import LevelDB
 /// per distinct element of each array (at the array's path). Only the current version of a
 /// document is indexed: a commit deletes the entries of the version it replaces and puts those
 /// of the new one, skipping entries both versions share.
+///
+/// Keys are built in one reusable buffer: a create puts them as they come and a delete deletes
+/// them as they come; only an update sorts both versions' keys to write the difference.
 enum IndexEntries {
     /// The sorted, distinct index keys of `document`.
     static func keys(of document: Document) -> [[UInt8]] {
-        let name = document.name
-        let group = StorageKeys.indexGroupPrefix(name.databaseID, group: name.collectionID)
-        let path = StorageKeys.encodedPath(name.path)
         var keys: [[UInt8]] = []
         keys.reserveCapacity(document.fields.count * 2 + 1)
-        var documentEntry = group
-        StorageKeys.appendFieldPath(nil, to: &documentEntry)
-        documentEntry.appendByte(IndexKind.document.rawValue)
-        keys.append(documentEntry.bytes + path)
-        var fieldPrefix = group
-        appendEntries(of: document.fields, prefix: &fieldPrefix, path: path, into: &keys)
+        forEachKey(of: document) { keys.append($0) }
         keys.sort { $0.lexicographicallyPrecedes($1) }
-        return dropDuplicates(keys)
+        var distinct: [[UInt8]] = []
+        distinct.reserveCapacity(keys.count)
+        for key in keys where distinct.last != key { distinct.append(key) }
+        return distinct
     }
 
     /// Adds the index changes from `before` to `after` (either `nil` when the document does not
     /// exist) to `batch`.
     static func update(_ batch: WriteBatch, before: Document?, after: Document?) {
-        let old = before.map(keys(of:)) ?? []
-        let new = after.map(keys(of:)) ?? []
+        switch (before, after) {
+        case (nil, nil):
+            return
+        case (nil, let created?):
+            forEachKey(of: created) { batch.put($0, []) }
+        case (let deleted?, nil):
+            forEachKey(of: deleted) { batch.delete($0) }
+        case (let old?, let new?):
+            write(difference: keys(of: old), keys(of: new), to: batch)
+        }
+    }
+
+    /// Deletes the keys only in `old` and puts those only in `new` (both sorted).
+    private static func write(difference old: [[UInt8]], _ new: [[UInt8]], to batch: WriteBatch) {
         var oldIndex = 0
         var newIndex = 0
         while oldIndex < old.count || newIndex < new.count {
@@ -47,40 +57,51 @@ enum IndexEntries {
         }
     }
 
-    /// Appends the entries of every field of `map`, whose path so far is in `prefix` (the
-    /// group prefix and the names of the enclosing maps, without the path's end marker).
-    private static func appendEntries(
-        of map: MapValue, prefix: inout OrderedKey, path: [UInt8], into keys: inout [[UInt8]]
+    /// Calls `body` with each index key of `document` (array elements may repeat).
+    private static func forEachKey(of document: Document, _ body: ([UInt8]) -> Void) {
+        let name = document.name
+        let path = StorageKeys.encodedPath(name.path)
+        var key = StorageKeys.indexGroupPrefix(name.databaseID, group: name.collectionID)
+        let groupCount = key.bytes.count
+        StorageKeys.appendFieldPath(nil, to: &key)
+        key.appendByte(IndexKind.document.rawValue)
+        key.appendEncoded(path)
+        body(key.bytes)
+        key.truncate(to: groupCount)
+        appendKeys(of: document.fields, in: &key, path: path, body)
+    }
+
+    /// Calls `body` with the keys of every field of `map`; `key` holds the group prefix and the
+    /// names of the enclosing maps (without the path's end marker), and is left as it was.
+    private static func appendKeys(
+        of map: MapValue, in key: inout OrderedKey, path: [UInt8], _ body: ([UInt8]) -> Void
     ) {
+        let enclosing = key.bytes.count
         for entry in map {
-            var fieldPrefix = prefix
-            fieldPrefix.appendString(entry.key)
-            var valueKey = fieldPrefix
-            valueKey.appendEnd()
-            var elementKey = valueKey
-            valueKey.appendByte(IndexKind.value.rawValue)
-            valueKey.appendValue(entry.value)
-            keys.append(valueKey.bytes + path)
+            key.appendString(entry.key)
+            let fieldEnd = key.bytes.count
+            key.appendEnd()
+            let kindOffset = key.bytes.count
+            key.appendByte(IndexKind.value.rawValue)
+            key.appendValue(entry.value)
+            key.appendEncoded(path)
+            body(key.bytes)
             switch entry.value {
             case .array(let elements):
-                elementKey.appendByte(IndexKind.element.rawValue)
                 for element in elements {
-                    var key = elementKey
+                    key.truncate(to: kindOffset)
+                    key.appendByte(IndexKind.element.rawValue)
                     key.appendValue(element)
-                    keys.append(key.bytes + path)
+                    key.appendEncoded(path)
+                    body(key.bytes)
                 }
             case .map(let inner):
-                appendEntries(of: inner, prefix: &fieldPrefix, path: path, into: &keys)
+                key.truncate(to: fieldEnd)
+                appendKeys(of: inner, in: &key, path: path, body)
             default:
                 break
             }
+            key.truncate(to: enclosing)
         }
-    }
-
-    private static func dropDuplicates(_ sorted: [[UInt8]]) -> [[UInt8]] {
-        var result: [[UInt8]] = []
-        result.reserveCapacity(sorted.count)
-        for key in sorted where result.last != key { result.append(key) }
-        return result
     }
 }

@@ -48,12 +48,8 @@ extension StorageKeys {
         return key.bytes
     }
 
-    /// The prefix of every index key of one database (all groups, fields and kinds).
-    static func indexDatabasePrefix(_ database: DatabaseID) -> [UInt8] {
-        var key = OrderedKey(capacity: 48)
-        key.appendByte(Table.index.rawValue)
-        key.appendString(database.project)
-        key.appendString(database.database)
-        return key.bytes
+    /// The sorted, distinct index keys a live document has (for tools and benchmarks).
+    public static func indexKeys(of document: Document) -> [[UInt8]] {
+        IndexEntries.keys(of: document)
     }
 }

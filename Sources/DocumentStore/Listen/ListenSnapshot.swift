@@ -1,0 +1,39 @@
+import DocumentModel
+
+/// The state of a listener's target at one commit version, with what changed since the
+/// snapshot before it.
+public struct ListenSnapshot: Sendable, Hashable {
+    /// The commit version the snapshot reflects: every commit up to it, none after it.
+    public var readTime: Timestamp
+    /// The token to resume from: a listener started with it receives exactly the changes made
+    /// after this snapshot (or a reset, if the token has left the retention window).
+    public var resumeToken: Int64 { readTime.microsecondsSinceEpoch }
+    /// The documents of the target now, in order (at most one for a document target).
+    public var documents: [Document]
+    /// What changed since the previous snapshot, removals first, then additions and
+    /// modifications in their new order; indexes follow Firestore's `DocumentChange`.
+    public var changes: [ListenChange]
+    /// Whether this snapshot starts from nothing (the first snapshot, or a reset after a stale
+    /// resume token or a consumer that fell too far behind) rather than from the previous one.
+    public var isReset: Bool
+}
+
+/// One change of a document in a listener's results.
+public struct ListenChange: Sendable, Hashable {
+    /// The kind of change.
+    public enum Kind: Sendable, Hashable {
+        case added
+        case modified
+        case removed
+    }
+
+    /// The kind of change.
+    public var kind: Kind
+    /// The document after the change (before it, for a removal).
+    public var document: Document
+    /// Its index before the change, with all earlier changes of the snapshot applied; -1 for
+    /// an addition.
+    public var oldIndex: Int
+    /// Its index after the change; -1 for a removal.
+    public var newIndex: Int
+}

@@ -1,0 +1,71 @@
+import DocumentModel
+import LevelDB
+
+/// The answer to a query.
+public struct QueryResult: Sendable, Hashable {
+    /// The time the query read the database at.
+    public var readTime: Timestamp
+    /// The results in the query's order, projected when the query selects fields.
+    public var documents: [Document]
+}
+
+extension DocumentStore {
+    /// Runs a query at `readTime` (the latest commit if `nil`), with Firestore's semantics as
+    /// Google's emulator has them (see `Docs/Compatibility.md`).
+    ///
+    /// ```swift
+    /// let adults = try store.runQuery(Query(
+    ///     database: db, parent: .root,
+    ///     structured: StructuredQuery(
+    ///         from: .collection("users"), filter: .field(try FieldPath("age"), .greaterThanOrEqual, 18),
+    ///         orderBy: [Order(try FieldPath("age"))], limit: 20)))
+    /// ```
+    ///
+    /// - Throws: `.invalidArgument` for a query Firestore refuses, with its message;
+    ///   `.failedPrecondition` or `.invalidArgument` for a read time out of the retention window.
+    public func runQuery(_ query: Query, readTime: Timestamp? = nil) throws -> QueryResult {
+        let prepared = try QueryValidator.prepare(query)
+        return try withSnapshotReader(query.database, readTime: readTime) { reader in
+            let planned = try QueryPlanner(query: prepared, reader: reader).plan()
+            var documents: [Document] = []
+            try QueryExecutor(query: prepared, reader: reader, planned: planned).run { document in
+                documents.append(Projection.apply(prepared.projection, to: document))
+                return true
+            }
+            return QueryResult(readTime: reader.readTime, documents: documents)
+        }
+    }
+
+    /// The plan `runQuery` would follow for `query` now (or at `readTime`); see `QueryPlanner`.
+    public func explain(_ query: Query, readTime: Timestamp? = nil) throws -> QueryPlan {
+        let prepared = try QueryValidator.prepare(query)
+        return try withSnapshotReader(query.database, readTime: readTime) { reader in
+            try QueryPlanner(query: prepared, reader: reader).plan().description
+        }
+    }
+
+    /// Runs `body` with a consistent view of the store at `readTime` (validated as for every
+    /// read), mapping LevelDB failures.
+    func withSnapshotReader<R>(
+        _ databaseID: DatabaseID, readTime: Timestamp?, _ body: (SnapshotReader) throws -> R
+    ) throws -> R {
+        let requested = try readTime.map { _ in try readVersion(for: readTime) }
+        return try DocumentStore.mapLevelDBErrors {
+            try body(try SnapshotReader(database, databaseID: databaseID, requestedVersion: requested))
+        }
+    }
+}
+
+/// Firestore's `select`: only the listed fields (maps keep their shape down to them); `[]`
+/// or `__name__` alone keeps no field. Create and update times are kept.
+enum Projection {
+    static func apply(_ fields: [FieldPath]?, to document: Document) -> Document {
+        guard let fields else { return document }
+        var projected = document
+        projected.fields = MapValue()
+        for path in fields where !path.isDocumentName {
+            if let value = document.fields.value(at: path) { projected.fields.setValue(value, at: path) }
+        }
+        return projected
+    }
+}

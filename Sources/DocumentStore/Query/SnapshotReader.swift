@@ -1,0 +1,70 @@
+import DocumentModel
+import LevelDB
+
+/// One consistent view of the store for a query: a LevelDB snapshot, the commit version its
+/// index reflects, and the version documents are read at.
+///
+/// The index holds only the current version of each document, so the index and the documents
+/// must come from one moment: the snapshot's own `lastCommit` metadata (written in every commit
+/// batch) names the version it reflects. A read at that version may use the index; a read at an
+/// older version scans documents (`isPast`).
+final class SnapshotReader {
+    let database: Database
+    let databaseID: DatabaseID
+    let options: ReadOptions
+    /// The version the snapshot's documents and index reflect.
+    let snapshotVersion: Int64
+    /// The version documents are read at.
+    let version: Int64
+    private let documentsPrefix: [UInt8]
+    private var documentCursor: Cursor?
+
+    /// A view at `requestedVersion`, or at the newest commit if `nil`.
+    init(_ database: Database, databaseID: DatabaseID, requestedVersion: Int64?) throws {
+        self.database = database
+        self.databaseID = databaseID
+        options = ReadOptions(snapshot: try database.snapshot())
+        if let last = try database.get(StorageKeys.metadata(.lastCommit), options: options) {
+            var reader = OrderedKeyReader(last)
+            snapshotVersion = try reader.readInt64()
+        } else {
+            snapshotVersion = 0
+        }
+        version = min(requestedVersion ?? snapshotVersion, snapshotVersion)
+        documentsPrefix = StorageKeys.databasePrefix(databaseID).bytes
+    }
+
+    /// Whether documents are read at a version older than the index.
+    var isPast: Bool { version < snapshotVersion }
+
+    /// The read time to report.
+    var readTime: Timestamp { Timestamp(microsecondsSinceEpoch: version) }
+
+    /// A new cursor on the snapshot.
+    func makeCursor() throws -> Cursor {
+        try database.makeCursor(options: options)
+    }
+
+    /// The document whose encoded path is `path`, as of `version`, or `nil`.
+    func document(encodedPath path: [UInt8]) throws -> Document? {
+        var key = documentsPrefix
+        key.append(contentsOf: path)
+        let prefixCount = key.count
+        var version = OrderedKey(capacity: 8)
+        version.appendDescendingInt64(self.version)
+        key.append(contentsOf: version.bytes)
+        let cursor = try documentCursor ?? makeCursor()
+        documentCursor = cursor
+        cursor.seek(to: key)
+        guard cursor.isValid, cursor.withKey({ found in
+            found.count == prefixCount + 8 && key.withUnsafeBytes { found.prefix(prefixCount).elementsEqual($0.prefix(prefixCount)) }
+        })
+        else {
+            try cursor.checkError()
+            return nil
+        }
+        var reader = OrderedKeyReader(path)
+        let name = try DocumentName(databaseID, try reader.readPath())
+        return try cursor.withValue { try StoredVersion.decode($0, name: name) }.document
+    }
+}

@@ -1,0 +1,96 @@
+import DocumentModel
+import DocumentStore
+import LevelDB
+import Testing
+
+/// The single-field index: written with the document, only for the current version.
+@Suite("Single-field index")
+struct IndexTests {
+    /// The index keys of the store (which it closes), as `group|field names|kind`.
+    static func entries(_ fixture: StoreFixture) throws -> [String] {
+        let folder = fixture.folder
+        try fixture.store.close()
+        let database = try Database(path: folder)
+        defer { try? database.close() }
+        var prefix = OrderedKey()
+        prefix.appendByte(StorageKeys.Table.index.rawValue)
+        return try database.entries(withPrefix: prefix.bytes).map { key, _ in
+            var reader = OrderedKeyReader(key, offset: 1)
+            _ = try reader.readString()
+            _ = try reader.readString()
+            let group = try reader.readString()
+            let field = try reader.readPath()
+            let kind = try reader.readByte()
+            return "\(group)|\(field)|\(kind)"
+        }
+    }
+
+    @Test("index: every field, map and map value, and every distinct array element gets an entry")
+    func entriesOfADocument() throws {
+        let fixture = try StoreFixture()
+        try fixture.put(["c/a": ["n": 1, "m": ["k": "v", "inner": ["z": true]], "tags": ["x", "y", "x"]]])
+        #expect(try Self.entries(fixture) == [
+            "c||0", "c|m|1", "c|m/inner|1", "c|m/inner/z|1", "c|m/k|1", "c|n|1", "c|tags|1", "c|tags|2", "c|tags|2",
+        ])
+    }
+
+    @Test("index: an update replaces the old version's entries; a delete removes them all")
+    func maintenance() throws {
+        let fixture = try StoreFixture()
+        let doc = try fixture.name("c/a")
+        try fixture.store.commit([.set(doc, fields: ["a": 1, "b": 2])])
+        try fixture.store.commit([.update(doc, fields: ["b": 3, "c": 4], mask: [try FieldPath("b"), try FieldPath("c"), try FieldPath("a")])])
+        #expect(try fixture.ids(fixture.query("c", filter: filter("b", .equal, 2))).isEmpty)
+        #expect(try fixture.ids(fixture.query("c", filter: filter("b", .equal, 3))) == ["a"])
+        #expect(try fixture.ids(fixture.query("c", filter: filter("a", .equal, 1))).isEmpty)
+        try fixture.store.commit([.delete(doc)])
+        #expect(try Self.entries(fixture).isEmpty)
+    }
+
+    @Test("index: a commit that changes nothing leaves the index as it is")
+    func unchangedWrite() throws {
+        let fixture = try StoreFixture()
+        try fixture.put(["c/a": ["x": 1]])
+        try fixture.put(["c/a": ["x": 1]])
+        #expect(try fixture.ids(fixture.query("c", filter: filter("x", .equal, 1))) == ["a"])
+        #expect(try Self.entries(fixture).count == 2)
+    }
+
+    @Test("index: a store of format 1 (no index) gets its index built when opened")
+    func rebuildFromFormatOne() throws {
+        let fixture = try StoreFixture()
+        try fixture.put(["c/a": ["x": 1], "c/b": ["x": 2], "c/b/s/x": ["x": 1]])
+        try fixture.store.commit([.set(try fixture.name("c/a"), fields: ["x": 5]), .delete(try fixture.name("c/b"))])
+        let folder = fixture.folder
+        try fixture.store.close()
+        // Make it a format-1 store: no index entries, format 1.
+        let raw = try Database(path: folder)
+        var prefix = OrderedKey()
+        prefix.appendByte(StorageKeys.Table.index.rawValue)
+        for (key, _) in raw.entries(withPrefix: prefix.bytes) { try raw.delete(key) }
+        var format = OrderedKey()
+        format.appendUInt64(1)
+        try raw.put(StorageKeys.metadata(.formatVersion), format.bytes)
+        try raw.close()
+        try fixture.reopen()
+        #expect(try fixture.ids(fixture.query("c", orderBy: [try asc("x")])) == ["a"])
+        #expect(try fixture.paths(fixture.query("s", group: true, filter: filter("x", .equal, 1))) == ["c/b/s/x"])
+    }
+
+    @Test("index: prefix scans of one field stop at their neighbours (other fields, groups, databases)")
+    func layout() throws {
+        let database = try DatabaseID(project: "p")
+        let other = try DatabaseID(project: "p", database: "d2")
+        let documents = try [
+            Document(name: DocumentName(database, "users/a"), fields: ["age": 1, "agex": 2, "m": ["age": 3]], createTime: .min, updateTime: .min),
+            Document(name: DocumentName(database, "users0/a"), fields: ["age": 1], createTime: .min, updateTime: .min),
+            Document(name: DocumentName(other, "users/a"), fields: ["age": 1], createTime: .min, updateTime: .min),
+        ]
+        let fixture = try StoreFixture()
+        for document in documents { try fixture.store.commit([.set(document.name, fields: document.fields)]) }
+        let query = Query(
+            database: database, parent: .root,
+            structured: StructuredQuery(from: .collection("users"), orderBy: [Order(try FieldPath("age"))]))
+        #expect(try fixture.store.runQuery(query).documents.map(\.name) == [documents[0].name])
+    }
+}

@@ -103,6 +103,8 @@ struct UserSet {
     /// of the document the store would write at commit version `v`.
     let rawKeys: [[UInt8]]
     let rawValues: [[UInt8]]
+    /// The single-field index keys the store writes with each document (empty values).
+    let rawIndexKeys: [[[UInt8]]]
     /// A random permutation of `0..<count`, the order of the reads.
     let readOrder: [Int]
     /// For the floor measurement: the key the store seeks to when it reads a document's newest
@@ -120,6 +122,7 @@ struct UserSet {
         var fields: [MapValue] = []
         var rawKeys: [[UInt8]] = []
         var rawValues: [[UInt8]] = []
+        var rawIndexKeys: [[[UInt8]]] = []
         names.reserveCapacity(count)
         fields.reserveCapacity(count)
         rawKeys.reserveCapacity(count)
@@ -147,12 +150,15 @@ struct UserSet {
             stored["createdAt"] = .timestamp(time)
             stored["updatedAt"] = .timestamp(time)
             rawKeys.append(StorageKeys.version(name, version))
-            rawValues.append(DocumentCodec.encode(Document(name: name, fields: stored, createTime: time, updateTime: time)))
+            let document = Document(name: name, fields: stored, createTime: time, updateTime: time)
+            rawValues.append(DocumentCodec.encode(document))
+            rawIndexKeys.append(StorageKeys.indexKeys(of: document))
         }
         self.names = names
         self.fields = fields
         self.rawKeys = rawKeys
         self.rawValues = rawValues
+        self.rawIndexKeys = rawIndexKeys
         transforms = [
             FieldTransform(try FieldPath("createdAt"), .serverTimestamp),
             FieldTransform(try FieldPath("updatedAt"), .serverTimestamp),
@@ -276,22 +282,26 @@ func hearthCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side
         close: { try store.close() })
 }
 
-/// Raw LevelDB: a put of each document's key and value bytes, or write batches of
-/// `batchSize` puts (building the batch is part of the work).
+/// Raw LevelDB doing the same work on the same bytes as the store: per commit one write batch
+/// with each document's key and value, its single-field index keys, and the last-commit
+/// metadata key (building the batch is part of the work).
 func rawCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side {
     let database = try Database(path: path, options: levelDBOptions)
     let keys = users.rawKeys
     let values = users.rawValues
+    let indexKeys = users.rawIndexKeys
+    let lastCommitKey = StorageKeys.metadata(.lastCommit)
+    let empty: [UInt8] = []
     return Side(
         run: { range in
-            if batchSize == 1 {
-                for index in range { try database.put(keys[index], values[index]) }
-                return
-            }
             var start = range.lowerBound
             while start < range.upperBound {
                 let batch = WriteBatch()
-                for index in start..<min(start + batchSize, range.upperBound) { batch.put(keys[index], values[index]) }
+                for index in start..<min(start + batchSize, range.upperBound) {
+                    batch.put(keys[index], values[index])
+                    for key in indexKeys[index] { batch.put(key, empty) }
+                }
+                batch.put(lastCommitKey, Array(keys[start].suffix(8)))
                 try database.write(batch)
                 start += batchSize
             }
@@ -319,6 +329,7 @@ func floorCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side 
                         throw BenchmarkError("floor: users/\(users.names[index].documentID) exists before its create")
                     }
                     batch.put(keys[index], values[index])
+                    for key in users.rawIndexKeys[index] { batch.put(key, []) }
                 }
                 try database.write(batch)
                 start += batchSize
@@ -412,8 +423,8 @@ func runStorage(_ options: Options) throws {
     print("bytes per document: key \(averageKey), value \(averageValue)")
     print()
 
-    var createOne = Workload(label: "create, 1 per commit / put", goal: 3)
-    var createBatch = Workload(label: "create, \(options.batchSize) per commit / batch", goal: 2)
+    var createOne = Workload(label: "create, 1 per commit / same batch", goal: 3)
+    var createBatch = Workload(label: "create, \(options.batchSize) per commit / same batch", goal: 2)
     var get = Workload(label: "get latest version / get", goal: 2)
 
     func selected(_ workload: String) -> Bool { options.only.isEmpty || options.only.contains(workload) }

@@ -19,7 +19,9 @@ extension DocumentStore {
 
     /// Commits `writes` if every document in `reads` still has the version it was read at
     /// (`nil`: it did not exist), checked under the commit lock; otherwise fails with ABORTED.
-    func commit(_ writes: [Write], verifyingReads reads: [DocumentName: Int64?]) throws -> CommitResult {
+    func commit(
+        _ writes: [Write], verifyingReads reads: [DocumentName: Int64?], authorizer: CommitAuthorizer? = nil
+    ) throws -> CommitResult {
         let writes = try WriteValidator.validated(writes)
         return try commitState.withLock { clock in
             try DocumentStore.mapLevelDBErrors {
@@ -40,17 +42,32 @@ extension DocumentStore {
                 results.reserveCapacity(writes.count)
                 var positions: [PendingCommit.Position] = []
                 positions.reserveCapacity(writes.count)
+                var deferredFailure: FirestoreError?
+                var existedBefore: [Bool] = []
+                if authorizer != nil { existedBefore.reserveCapacity(writes.count) }
                 for write in writes {
                     let position = try pending.touch(write.name) {
                         try readStoredVersion($0, atVersion: .max, cursor: cursor)
                     }
                     let current = pending.state(at: position)
-                    try WriteApplier.check(write.precondition, against: current, name: write.name)
+                    if authorizer != nil { existedBefore.append(current?.document != nil) }
+                    do {
+                        try WriteApplier.check(write.precondition, against: current, name: write.name)
+                    } catch let error as FirestoreError where authorizer != nil {
+                        // Firestore judges security rules before preconditions: a denied write
+                        // reports PERMISSION_DENIED even when its precondition fails too.
+                        if deferredFailure == nil { deferredFailure = error }
+                    }
                     let (next, transformResults) = try WriteApplier.apply(write, to: current, commitTime: commitTime)
                     pending.record(next, at: position)
                     positions.append(position)
                     results.append(WriteResult(updateTime: nil, transformResults: transformResults))
                 }
+                if let authorizer {
+                    let (before, after) = pending.documentStates()
+                    try authorizer(commitTime, existedBefore, before, after)
+                }
+                if let deferredFailure { throw deferredFailure }
                 let batch = try pending.makeBatch(version: version)
                 var lastCommit = OrderedKey(capacity: 8)
                 lastCommit.appendInt64(version)

@@ -73,12 +73,17 @@ extension DocumentStore {
     ///   in a read-only one; `.aborted` for an aborted one.
     @discardableResult
     public func commit(_ writes: [Write], transaction: TransactionID) throws -> CommitResult {
+        try commit(writes, transaction: transaction, authorizer: nil)
+    }
+
+    /// Commits a transaction, checking its writes with `authorizer` under the commit lock.
+    func commit(_ writes: [Write], transaction: TransactionID, authorizer: CommitAuthorizer?) throws -> CommitResult {
         let (mode, reads) = try transactions.beginCommit(transaction)
         defer { transactions.finish(transaction) }
         if case .readOnly = mode, !writes.isEmpty {
             throw FirestoreError.invalidArgument("Cannot modify entities in a read-only transaction.")
         }
-        return try commit(writes, verifyingReads: reads)
+        return try commit(writes, verifyingReads: reads, authorizer: authorizer)
     }
 
     /// Ends a transaction without writing, releasing its locks. Rolling back an unknown,

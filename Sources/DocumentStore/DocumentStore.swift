@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import LevelDB
+import SecurityRules
 import Synchronization
 
 /// Hearth's database engine: durable, multi-version documents in one LevelDB folder, for any
@@ -35,6 +36,8 @@ public final class DocumentStore: Sendable {
     let transactions: TransactionManager
     /// The registered listeners, which every commit is published to.
     let listeners = ListenerRegistry()
+    /// Security rules by project id.
+    let rulesets = Mutex<[String: Ruleset]>([:])
     private let collector: Mutex<Task<Void, Never>?>
 
     /// The data folder.

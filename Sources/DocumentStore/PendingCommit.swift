@@ -85,6 +85,18 @@ struct PendingCommit {
         return changes(entry) ? commitTime : entry.before?.document?.updateTime
     }
 
+    /// Every touched document's state before the commit and after it (`nil` inside: missing),
+    /// for security rules.
+    func documentStates() -> (before: [DocumentName: Document?], after: [DocumentName: Document?]) {
+        var before: [DocumentName: Document?] = [:]
+        var after: [DocumentName: Document?] = [:]
+        for entry in entries {
+            before[entry.name] = .some(entry.before?.document)
+            after[entry.name] = .some(entry.after?.document)
+        }
+        return (before, after)
+    }
+
     /// What the commit changed, for the change feed: each changed document before and after.
     func changeRecords() -> [DocumentChangeRecord] {
         entries.compactMap { entry in

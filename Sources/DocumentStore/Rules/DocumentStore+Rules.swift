@@ -1,0 +1,135 @@
+import DocumentModel
+import SecurityRules
+
+extension DocumentStore {
+    /// Sets (or, with `nil`, removes) the security rules of a project. Without rules every
+    /// request is allowed, as in Google's emulator started without a rules file.
+    public func setRules(_ ruleset: Ruleset?, project: String) {
+        rulesets.withLock { $0[project] = ruleset }
+    }
+
+    /// The security rules of a project, if any were set.
+    public func rules(project: String) -> Ruleset? {
+        rulesets.withLock { $0[project] }
+    }
+
+    /// Reads a document as `identity`: the rules' `get` must allow it (a missing document is
+    /// judged with `resource == null`).
+    ///
+    /// - Throws: `.permissionDenied` naming the rules evaluated, as Google's emulator does.
+    public func document(_ name: DocumentName, readTime: Timestamp? = nil, as identity: RequestIdentity) throws -> Document? {
+        let document = try self.document(name, readTime: readTime)
+        try authorize(
+            name.databaseID, path: name.path, method: .get, identity: identity, resource: document, newResource: nil)
+        return document
+    }
+
+    /// Runs a query as `identity`: the rules' `list` must allow every document the query could
+    /// return, judged from its constraints (rules are not filters).
+    public func runQuery(_ query: Query, readTime: Timestamp? = nil, as identity: RequestIdentity) throws -> QueryResult {
+        try authorize(query, as: identity)
+        return try runQuery(query, readTime: readTime)
+    }
+
+    /// Runs an aggregation as `identity`, which needs the `list` permission of its query.
+    public func runAggregation(
+        _ aggregation: AggregationQuery, readTime: Timestamp? = nil, as identity: RequestIdentity
+    ) throws -> AggregationResult {
+        try authorize(aggregation.query, as: identity)
+        return try runAggregation(aggregation, readTime: readTime)
+    }
+
+    /// Listens as `identity`: listening is a read, allowed by `get` for a document and `list`
+    /// for a query.
+    public func listen(to target: ListenTarget, resumeToken: Int64? = nil, as identity: RequestIdentity) throws
+        -> ListenerStream
+    {
+        switch target {
+        case .document(let name):
+            _ = try document(name, as: identity)
+        case .query(let query):
+            try authorize(query, as: identity)
+        }
+        return try listen(to: target, resumeToken: resumeToken)
+    }
+
+    /// Commits writes as `identity`: each write must be allowed by `create`, `update` or
+    /// `delete`, judged against the commit's post-commit view (`getAfter`), before anything is
+    /// written.
+    @discardableResult
+    public func commit(_ writes: [Write], as identity: RequestIdentity) throws -> CommitResult {
+        try commit(writes, verifyingReads: [:], authorizer: writeAuthorizer(for: identity, writes: writes))
+    }
+
+    /// Commits a transaction's writes as `identity` (see `commit(_:as:)`).
+    @discardableResult
+    public func commit(_ writes: [Write], transaction: TransactionID, as identity: RequestIdentity) throws
+        -> CommitResult
+    {
+        try commit(writes, transaction: transaction, authorizer: writeAuthorizer(for: identity, writes: writes))
+    }
+
+    /// Checks a query's `list` permission.
+    func authorize(_ query: Query, as identity: RequestIdentity) throws {
+        guard identity != .admin, let ruleset = rules(project: query.database.project) else { return }
+        let structured = query.structured
+        let path = query.parent.segments + [structured.from.collectionID]
+        let request = RulesRequest(
+            database: query.database, path: try ResourcePath(segments: path.filter { !$0.isEmpty }), method: .list,
+            auth: identity.auth, time: configuration.clock.now(), query: RulesQuery(structured),
+            accessScope: .multipleDocuments)
+        try enforce(ruleset.evaluate(request, lookup: StoreRulesLookup(store: self, pending: [:])))
+    }
+
+    private func authorize(
+        _ database: DatabaseID, path: ResourcePath, method: RulesMethod, identity: RequestIdentity,
+        resource: Document?, newResource: Document?
+    ) throws {
+        guard identity != .admin, let ruleset = rules(project: database.project) else { return }
+        let request = RulesRequest(
+            database: database, path: path, method: method, auth: identity.auth, time: configuration.clock.now(),
+            resource: resource, newResource: newResource)
+        try enforce(ruleset.evaluate(request, lookup: StoreRulesLookup(store: self, pending: [:])))
+    }
+
+    /// The check a commit runs under its lock, once every write is applied: each write's method
+    /// follows its precondition, else whether the document existed before it.
+    private func writeAuthorizer(for identity: RequestIdentity, writes: [Write]) -> CommitAuthorizer? {
+        guard identity != .admin, let first = writes.first,
+            let ruleset = rules(project: first.name.databaseID.project)
+        else { return nil }
+        return { commitTime, existedBefore, before, after in
+            let lookup = StoreRulesLookup(store: self, pending: after)
+            let tracker = RulesAccessTracker()
+            for (index, write) in writes.enumerated() {
+                let method: RulesMethod
+                switch (write.operation, write.precondition) {
+                case (.delete, _): method = .delete
+                case (_, .exists(false)): method = .create
+                case (_, .exists(true)): method = .update
+                default: method = existedBefore[index] ? .update : .create
+                }
+                let request = RulesRequest(
+                    database: write.name.databaseID, path: write.name.path, method: method, auth: identity.auth,
+                    time: commitTime, resource: before[write.name] ?? nil,
+                    newResource: method == .delete ? nil : (after[write.name] ?? nil),
+                    accessScope: writes.count > 1 ? .multipleDocuments : .singleDocument)
+                try self.enforce(ruleset.evaluate(request, lookup: lookup, accessTracker: tracker))
+            }
+        }
+    }
+
+    private func enforce(_ decision: RulesDecision) throws {
+        guard decision.allowed else {
+            throw FirestoreError(.permissionDenied, decision.message)
+        }
+    }
+}
+
+/// Checks a commit's writes against security rules under the commit lock: the commit time,
+/// whether each write's document existed just before it, and each touched document's state
+/// before and after the commit (`nil` inside: missing).
+typealias CommitAuthorizer = (
+    _ commitTime: Timestamp, _ existedBefore: [Bool], _ before: [DocumentName: Document?],
+    _ after: [DocumentName: Document?]
+) throws -> Void

@@ -8,15 +8,18 @@ import ArgumentParser
 /// $ hearth list users --names-only
 /// ```
 @main
-struct HearthCommand: ParsableCommand {
+struct HearthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hearth",
-        abstract: "Hearth, a Firestore-compatible emulator: inspect and edit its data folder.",
+        abstract: "Hearth, a Firestore-compatible emulator: run it, and inspect and edit its data folder.",
         discussion: """
             --data and --project default to the dataFolder and projectId keys of ./emulator.json, \
             else to .hearth/data and demo-hearth. A data folder can be used by one process at a time.
             """,
-        subcommands: [InfoCommand.self, GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self],
+        subcommands: [
+            InfoCommand.self, StartCommand.self, ExecCommand.self, GetCommand.self, SetCommand.self, DeleteCommand.self,
+            ListCommand.self,
+        ],
         defaultSubcommand: InfoCommand.self
     )
 }

@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
         #expect(lines["Data folder"]?.hasSuffix("/.hearth/data") == true)
         #expect(lines["Project"] == "demo-hearth")
         #expect(lines["Database"] == "(default)")
-        #expect(lines["Format version"] == "1")
+        #expect(lines["Format version"] == String(DocumentStore.formatVersion))
         #expect(lines["Last commit"] == "no commits yet")
 
         let set = try sandbox.run(["set", "users/alice", "{}"])

@@ -1,0 +1,30 @@
+import DocumentModel
+import DocumentStore
+
+/// Firestore's v1 API on a `DocumentStore`, independent of the wire: the gRPC service and the
+/// REST gateway both decode a request message, call one of these methods and encode what it
+/// returns, so the two protocols cannot drift apart.
+///
+/// Methods are synchronous (the store is) and throw `FirestoreError`; only the wire layers map
+/// errors to statuses. Every method takes the caller's `RequestContext`, where security rules
+/// will plug in.
+struct FirestoreAPI: Sendable {
+    /// The store that holds every project's and database's documents.
+    let store: DocumentStore
+
+    init(store: DocumentStore) {
+        self.store = store
+    }
+
+    /// A new document id as Firestore's clients make them: 20 letters and digits.
+    static func autoID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    /// The error for a document that a read requires and that does not exist.
+    static func notFound(_ name: DocumentName) -> FirestoreError {
+        FirestoreError(.notFound, "Document (\(name.resourceName)) not found.")
+    }
+}

@@ -1,0 +1,99 @@
+import DocumentModel
+import DocumentStore
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
+import NIOCore
+import NIOPosix
+
+/// The Firestore emulator's server: Firestore's gRPC API (`google.firestore.v1.Firestore`), its
+/// REST API and the emulator's admin endpoints, all on one port, over a `DocumentStore`.
+///
+/// Prefer `withEmulatorServer(store:configuration:_:)`, which scopes the server's lifetime.
+/// To run it directly, call `run()` in a task and `beginGracefulShutdown()` to stop it:
+///
+/// ```swift
+/// let server = EmulatorServer(store: store, configuration: EmulatorServerConfiguration(port: 8080))
+/// async let serving: Void = server.run()
+/// print(try await server.listeningAddress)   // 127.0.0.1:8080
+/// server.beginGracefulShutdown()             // in-flight requests finish first
+/// try await serving
+/// ```
+///
+/// The server does not own the store: close it after `run()` has returned.
+public final class EmulatorServer: Sendable {
+    /// The store the server serves.
+    public let store: DocumentStore
+    /// How the server listens.
+    public let configuration: EmulatorServerConfiguration
+    private let transport: HTTP2ServerTransport.Custom<OnePortListenerFactory>
+    private let grpcServer: GRPCServer<HTTP2ServerTransport.Custom<OnePortListenerFactory>>
+
+    /// A server for `store`; it listens once `run()` is called.
+    public init(store: DocumentStore, configuration: EmulatorServerConfiguration = EmulatorServerConfiguration()) {
+        self.store = store
+        self.configuration = configuration
+        let api = FirestoreAPI(store: store)
+        let runner = RequestRunner(log: configuration.onRequest)
+        let gateway = RESTGateway(api: api, runner: runner)
+        let sizeLimit = RequestSizeLimit(bytes: configuration.maxRequestBytes)
+        let factory = OnePortListenerFactory(
+            host: configuration.host, port: configuration.port,
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            makeRESTHandler: { RESTChannelHandler(gateway: gateway, sizeLimit: sizeLimit) })
+        var transportConfig = HTTP2ServerTransport.Custom<OnePortListenerFactory>.Config.defaults
+        transportConfig.rpc.maxRequestPayloadSize = sizeLimit.transportLimit
+        // The official clients may ping idle connections; answering them is cheap on loopback.
+        transportConfig.connection.keepalive.clientBehavior = .init(
+            minPingIntervalWithoutCalls: .seconds(5), allowWithoutCalls: true)
+        transport = HTTP2ServerTransport.Custom(listenerFactory: factory, config: transportConfig)
+        grpcServer = GRPCServer(
+            transport: transport, services: [FirestoreService(api: api, runner: runner, sizeLimit: sizeLimit)])
+    }
+
+    /// Listens and serves until `beginGracefulShutdown()` is called and every open request
+    /// and connection has finished.
+    ///
+    /// - Throws: `FirestoreError` with `.unavailable` when the port is in use or the address
+    ///   cannot be bound, naming the address.
+    public func run() async throws {
+        do {
+            try await grpcServer.serve()
+        } catch {
+            throw EmulatorServer.startupError(error, host: configuration.host, port: configuration.port)
+        }
+    }
+
+    /// The address the server listens on, once it does (with the actual port when the
+    /// configuration asked for port 0).
+    ///
+    /// - Throws: `FirestoreError` with `.unavailable` if the server stopped or could not listen.
+    public var listeningAddress: ServerAddress {
+        get async throws {
+            let address = await transport.listeningAddress
+            if let ipv4 = address?.ipv4 { return ServerAddress(host: ipv4.host, port: ipv4.port) }
+            if let ipv6 = address?.ipv6 { return ServerAddress(host: ipv6.host, port: ipv6.port) }
+            throw FirestoreError(.unavailable, "The emulator server is not listening")
+        }
+    }
+
+    /// Stops accepting connections, lets open requests finish, then makes `run()` return.
+    public func beginGracefulShutdown() {
+        grpcServer.beginGracefulShutdown()
+    }
+
+    /// A clear error for a failure to start: the address in use, or not bindable.
+    private static func startupError(_ error: any Error, host: String, port: Int) -> any Error {
+        var cause: (any Error)? = error
+        while let current = cause {
+            if let ioError = current as? IOError {
+                if ioError.errnoCode == EADDRINUSE {
+                    return FirestoreError(
+                        .unavailable, "Port \(port) on \(host) is in use by another program: stop it or choose another port")
+                }
+                return FirestoreError(.unavailable, "Cannot listen on \(host):\(port): \(ioError)")
+            }
+            cause = (current as? RuntimeError)?.cause
+        }
+        return error
+    }
+}

@@ -1,0 +1,29 @@
+/// How an `EmulatorServer` listens and reports requests.
+///
+/// ```swift
+/// var configuration = EmulatorServerConfiguration(host: "127.0.0.1", port: 0)  // 0: any free port
+/// configuration.onRequest = { entry in print(entry) }
+/// ```
+public struct EmulatorServerConfiguration: Sendable {
+    /// The address to listen on. Only loopback (`127.0.0.1`, the default) keeps the emulator,
+    /// which has no real authentication, out of reach of other machines.
+    public var host: String
+    /// The one port for gRPC, REST and the admin endpoints; `0` picks a free port (see
+    /// `EmulatorServer.listeningAddress`).
+    public var port: Int
+    /// The largest request accepted, in bytes of the encoded message or HTTP body: Firestore's
+    /// 10 MiB. Larger requests fail with INVALID_ARGUMENT, as in production Firestore.
+    public var maxRequestBytes: Int
+    /// Called once per request, after it finished, from any thread.
+    public var onRequest: @Sendable (RequestLogEntry) -> Void
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxRequestBytes: Int = 10 * 1024 * 1024,
+        onRequest: @escaping @Sendable (RequestLogEntry) -> Void = { _ in }
+    ) {
+        self.host = host
+        self.port = port
+        self.maxRequestBytes = maxRequestBytes
+        self.onRequest = onRequest
+    }
+}

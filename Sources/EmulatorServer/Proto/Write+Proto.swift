@@ -1,0 +1,89 @@
+import DocumentModel
+import DocumentStore
+import FirestoreProto
+
+extension Write {
+    /// The store write of a `google.firestore.v1.Write` message in `database`.
+    ///
+    /// An `update` with an `update_mask` becomes a masked update (set with merge, or update), a
+    /// `transform` write becomes a transform-only write; `update_transforms` and
+    /// `current_document` carry over.
+    ///
+    /// - Throws: `FirestoreError.invalidArgument` for an empty write, a document outside
+    ///   `database`, and malformed names, values, paths and transforms.
+    init(proto: Google_Firestore_V1_Write, in database: DatabaseID) throws {
+        let name: DocumentName
+        let operation: Operation
+        var transforms = try proto.updateTransforms.map(FieldTransform.init(proto:))
+        switch proto.operation {
+        case nil:
+            throw FirestoreError.invalidArgument("empty write operation")
+        case .update(let document):
+            name = try ResourceName.document(document.name)
+            let mask = proto.hasUpdateMask ? try proto.updateMask.fieldPathList() : nil
+            operation = .update(fields: try MapValue(proto: document.fields), mask: mask)
+        case .delete(let documentName):
+            name = try ResourceName.document(documentName)
+            guard transforms.isEmpty, !proto.hasUpdateMask else {
+                throw FirestoreError.invalidArgument("A delete cannot have an update mask or update transforms")
+            }
+            operation = .delete
+        case .transform(let transform):
+            name = try ResourceName.document(transform.document)
+            guard transforms.isEmpty, !proto.hasUpdateMask else {
+                throw FirestoreError.invalidArgument("A transform write cannot have an update mask or update transforms")
+            }
+            transforms = try transform.fieldTransforms.map(FieldTransform.init(proto:))
+            operation = .transform
+        }
+        guard name.databaseID == database else {
+            throw FirestoreError.invalidArgument(
+                "Document \"\(name.resourceName)\" is not in the database \"\(database.resourceName)\" of the request")
+        }
+        let precondition = proto.hasCurrentDocument ? try Precondition(proto: proto.currentDocument) : .none
+        self.init(name: name, operation: operation, transforms: transforms, precondition: precondition)
+    }
+}
+
+extension Precondition {
+    /// The precondition of a `google.firestore.v1.Precondition`; an empty one is `.none`.
+    init(proto: Google_Firestore_V1_Precondition) throws {
+        switch proto.conditionType {
+        case nil: self = .none
+        case .exists(let exists): self = .exists(exists)
+        case .updateTime(let time): self = .updateTime(try Timestamp(proto: time))
+        }
+    }
+}
+
+extension FieldTransform {
+    /// The transform of a `DocumentTransform.FieldTransform` message.
+    init(proto: Google_Firestore_V1_DocumentTransform.FieldTransform) throws {
+        let path = try FieldPath(proto.fieldPath)
+        switch proto.transformType {
+        case nil:
+            throw FirestoreError.invalidArgument("The transform of field '\(proto.fieldPath)' has no transform type")
+        case .setToServerValue(.requestTime):
+            self.init(path, .serverTimestamp)
+        case .setToServerValue(let other):
+            throw FirestoreError.invalidArgument("Unsupported server value \(other) for field '\(proto.fieldPath)'")
+        case .increment(let value): self.init(path, .increment(try Value(proto: value)))
+        case .maximum(let value): self.init(path, .maximum(try Value(proto: value)))
+        case .minimum(let value): self.init(path, .minimum(try Value(proto: value)))
+        case .appendMissingElements(let array):
+            self.init(path, .appendMissingElements(try array.values.map(Value.init(proto:))))
+        case .removeAllFromArray(let array):
+            self.init(path, .removeAllFromArray(try array.values.map(Value.init(proto:))))
+        }
+    }
+}
+
+extension WriteResult {
+    /// The result as a `google.firestore.v1.WriteResult` message.
+    var proto: Google_Firestore_V1_WriteResult {
+        var message = Google_Firestore_V1_WriteResult()
+        if let updateTime { message.updateTime = updateTime.proto }
+        message.transformResults = transformResults.map(\.proto)
+        return message
+    }
+}

@@ -1,0 +1,136 @@
+import DocumentModel
+import DocumentStore
+import FirestoreProto
+import SwiftProtobuf
+
+/// Firestore's REST v1 API and the emulator's admin endpoints over HTTP/1.1: routes a request
+/// (`RESTRoute`), binds its path, query and JSON body to the same request messages the gRPC
+/// service receives, runs the `FirestoreAPI` method through the `RequestRunner`, and answers
+/// proto3 JSON or Google's JSON error body.
+struct RESTGateway: Sendable {
+    let api: FirestoreAPI
+    let runner: RequestRunner
+
+    /// The response to `request`; never fails (failures are error responses).
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        guard let segments = request.segments, let route = RESTRoute(method: request.method, segments: segments) else {
+            runner.log(RequestLogEntry(
+                transport: .http, method: request.method.rawValue, path: request.rawPath, caller: "-",
+                failure: FirestoreError(.notFound, "Not Found"), duration: 0))
+            return .notFound
+        }
+        do throws(WireStatus) {
+            return try await runner.run(
+                .http, method: request.method.rawValue, path: request.rawPath, authorization: request.authorization
+            ) { context in
+                try respond(to: route, request, context: context)
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func respond(to route: RESTRoute, _ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
+        var query = QueryParameters(request.query)
+        let response: HTTPResponse
+        switch route {
+        case .health:
+            response = .text("Ok")
+        case .clear(let database, let path):
+            try query.finish()
+            try api.store.clear(database, below: path)
+            response = .json(Array("{}".utf8))
+        case .rulesAdmin(let method):
+            throw MissingFeature.securityRules.error(method)
+        case .getDocument(let name):
+            var message = Google_Firestore_V1_GetDocumentRequest()
+            message.name = name
+            if let mask = query.mask("mask") { message.mask = mask }
+            if let transaction = try query.bytes("transaction") { message.transaction = transaction }
+            if let readTime = try query.timestamp("readTime") { message.readTime = readTime }
+            try query.finish()
+            response = .json(try ProtoJSON.encode(try api.getDocument(message, context: context)))
+        case .listDocuments(let parent, let collectionID):
+            var message = Google_Firestore_V1_ListDocumentsRequest()
+            message.parent = parent
+            message.collectionID = collectionID
+            message.pageSize = try query.int32("pageSize") ?? 0
+            message.pageToken = try query.string("pageToken") ?? ""
+            message.orderBy = try query.string("orderBy") ?? ""
+            message.showMissing = try query.bool("showMissing") ?? false
+            if let mask = query.mask("mask") { message.mask = mask }
+            if let transaction = try query.bytes("transaction") { message.transaction = transaction }
+            if let readTime = try query.timestamp("readTime") { message.readTime = readTime }
+            try query.finish()
+            response = .json(try ProtoJSON.encode(try api.listDocuments(message, context: context)))
+        case .createDocument(let parent, let collectionID):
+            var message = Google_Firestore_V1_CreateDocumentRequest()
+            message.document = try ProtoJSON.decode(Google_Firestore_V1_Document.self, from: request.body)
+            message.parent = parent
+            message.collectionID = collectionID
+            message.documentID = try query.string("documentId") ?? ""
+            if let mask = query.mask("mask") { message.mask = mask }
+            try query.finish()
+            response = .json(try ProtoJSON.encode(try api.createDocument(message, context: context)))
+        case .updateDocument(let name):
+            var message = Google_Firestore_V1_UpdateDocumentRequest()
+            message.document = try ProtoJSON.decode(Google_Firestore_V1_Document.self, from: request.body)
+            message.document.name = name
+            if let mask = query.mask("updateMask") { message.updateMask = mask }
+            if let mask = query.mask("mask") { message.mask = mask }
+            if let precondition = try query.precondition() { message.currentDocument = precondition }
+            try query.finish()
+            response = .json(try ProtoJSON.encode(try api.updateDocument(message, context: context)))
+        case .deleteDocument(let name):
+            var message = Google_Firestore_V1_DeleteDocumentRequest()
+            message.name = name
+            if let precondition = try query.precondition() { message.currentDocument = precondition }
+            try query.finish()
+            response = .json(try ProtoJSON.encode(try api.deleteDocument(message, context: context)))
+        case .method(let method, let database, let parent):
+            try query.finish()
+            response = try respond(toMethod: method, database: database, parent: parent, request.body, context: context)
+        }
+        return response
+    }
+
+    /// A custom method (`:commit`, `:batchGet`, ...): the body is the request message, whose
+    /// database comes from the path.
+    private func respond(
+        toMethod method: String, database: String, parent: String, _ body: [UInt8], context: RequestContext
+    ) throws -> HTTPResponse {
+        let atDatabase = parent == database + "/documents"
+        switch method {
+        case "batchGet" where atDatabase:
+            var message = try ProtoJSON.decode(Google_Firestore_V1_BatchGetDocumentsRequest.self, from: body)
+            message.database = database
+            return .json(try ProtoJSON.encode(array: try api.batchGetDocuments(message, context: context)))
+        case "commit" where atDatabase:
+            var message = try ProtoJSON.decode(Google_Firestore_V1_CommitRequest.self, from: body)
+            message.database = database
+            return .json(try ProtoJSON.encode(try api.commit(message, context: context)))
+        case "batchWrite" where atDatabase:
+            var message = try ProtoJSON.decode(Google_Firestore_V1_BatchWriteRequest.self, from: body)
+            message.database = database
+            return .json(try ProtoJSON.encode(try api.batchWrite(message, context: context)))
+        case "beginTransaction" where atDatabase, "rollback" where atDatabase:
+            throw MissingFeature.transactions.error(method)
+        case "runQuery", "runAggregationQuery":
+            throw MissingFeature.queries.error(method)
+        case "listCollectionIds":
+            var message = try ProtoJSON.decode(Google_Firestore_V1_ListCollectionIdsRequest.self, from: body)
+            message.parent = parent
+            return .json(try ProtoJSON.encode(try api.listCollectionIDs(message, context: context)))
+        case "partitionQuery":
+            throw MissingFeature.partitionQuery.error(method)
+        case "executePipeline" where atDatabase:
+            throw MissingFeature.pipelines.error(method)
+        case "listen" where atDatabase:
+            throw MissingFeature.listeners.error(method)
+        case "write" where atDatabase:
+            throw MissingFeature.writeStream.error(method)
+        default:
+            throw FirestoreError(.notFound, "There is no method :\(method) on \(parent)")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import DocumentModel
+import DocumentStore
+import EmulatorServer
+import Foundation
+
+/// One run of the emulator for `hearth start` and `hearth exec`: opens the data folder, serves
+/// it while `body` runs, then shuts the server down gracefully (open requests finish) and
+/// closes the store, so that everything acknowledged is on disk.
+enum EmulatorSession {
+    /// Runs `body` with the listening server's address; request log lines (filtered by the
+    /// configuration's log level) go to `log`.
+    ///
+    /// - Throws: `CommandFailure` when the data folder or the port is in use, or for any other
+    ///   failure to start; `body`'s errors as they are.
+    static func run<Result: Sendable>(
+        _ configuration: EmulatorConfiguration, log: @escaping @Sendable (String) -> Void,
+        _ body: (ServerAddress) async throws -> Result
+    ) async throws -> Result {
+        let level = try LogLevel(parsing: configuration.logLevel)
+        let store: DocumentStore
+        do {
+            store = try DocumentStore(path: configuration.dataFolder)
+        } catch let error as FirestoreError {
+            throw CommandFailure(error.message)
+        }
+        let serverConfiguration = EmulatorServerConfiguration(
+            host: configuration.host, port: configuration.port,
+            onRequest: { entry in if let line = level.line(for: entry) { log(line) } })
+        let result: Result
+        do {
+            result = try await withEmulatorServer(store: store, configuration: serverConfiguration) { server in
+                try await body(try await server.listeningAddress)
+            }
+        } catch let error as FirestoreError {
+            try? store.close()
+            throw CommandFailure(error.message)
+        } catch {
+            try? store.close()
+            throw error
+        }
+        do {
+            try store.close()
+        } catch let error as FirestoreError {
+            throw CommandFailure(error.message)
+        }
+        return result
+    }
+
+    /// Writes `line` and a newline to standard output at once, even when it is a pipe.
+    static func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes `line` and a newline to standard error.
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

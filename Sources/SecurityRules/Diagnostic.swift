@@ -1,0 +1,71 @@
+/// A problem found while loading a rules file: a syntax error, or a load-time check that failed
+/// (an unknown function, a wrong argument count, an undefined name, a limit).
+///
+/// Messages and severities follow Google's rules compiler: what it rejects is an ``Severity-swift.enum/error``,
+/// what it only reports (such as an unknown function, which fails at evaluation) is a
+/// ``Severity-swift.enum/warning``. ``rendered`` gives the compiler-style text:
+///
+/// ```text
+/// firestore.rules:5:22: warning: Invalid function name: foo.
+///       allow read: if foo(1);
+///                      ^~~
+/// ```
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Sendable, Hashable {
+        /// The ruleset cannot be loaded.
+        case error
+        /// The ruleset loads, but something in it is suspicious or will fail when evaluated.
+        case warning
+    }
+
+    /// Whether the diagnostic stops the ruleset from loading.
+    public let severity: Severity
+    /// What is wrong, in the words of Google's rules compiler where it has words for it.
+    public let message: String
+    /// Where the problem is, or `nil` for a problem of the whole file (such as the version warning).
+    public let range: SourceRange?
+    /// The file the diagnostic is about.
+    public let fileName: String
+    /// The source line at `range.start`, for rendering; empty without a range.
+    public let sourceLine: String
+
+    /// Creates a diagnostic.
+    public init(severity: Severity, message: String, fileName: String, range: SourceRange?, sourceLine: String) {
+        self.severity = severity
+        self.message = message
+        self.fileName = fileName
+        self.range = range
+        self.sourceLine = sourceLine
+    }
+
+    /// The position the diagnostic points at.
+    public var location: SourceLocation? { range?.start }
+
+    /// `file:line:col: severity: message`, then the source line and a caret line marking the
+    /// range (a `^` under its first character, `~` under the rest of it on that line).
+    public var rendered: String {
+        guard let range else { return "\(fileName): \(severity.rawValue): \(message)" }
+        let start = range.start
+        var caret = ""
+        var column = 1
+        for scalar in sourceLine.unicodeScalars {
+            guard column < start.column else { break }
+            caret.unicodeScalars.append(scalar == "\t" ? "\t" : " ")
+            column += 1
+        }
+        while column < start.column {
+            caret += " "
+            column += 1
+        }
+        caret += "^"
+        let lineLength = sourceLine.unicodeScalars.count
+        let endColumn = range.end.line == start.line ? range.end.column : lineLength + 1
+        let tildes = min(endColumn, lineLength + 1) - start.column - 1
+        if tildes > 0 { caret += String(repeating: "~", count: tildes) }
+        return "\(start): \(severity.rawValue): \(message)\n\(sourceLine)\n\(caret)"
+    }
+
+    /// The same as ``rendered``.
+    public var description: String { rendered }
+}

@@ -1,0 +1,102 @@
+/// Renders coverage counts as the emulator's JSON and as HTML.
+struct CoverageReport {
+    let store: CoverageStore
+    let fileName: String
+    let source: String
+
+    func json() -> String {
+        let stats = store.snapshot()
+        let table = store.table
+        func hasCounts(_ id: Int32) -> Bool {
+            table.subtree(id).contains { !stats[Int($0)].values.isEmpty || stats[Int($0)].otherValues > 0 }
+        }
+        func node(_ id: Int32, depth: Int) -> String {
+            let entry = table.entries[Int(id)]
+            let entryStats = stats[Int(id)]
+            var parts = ["\"sourcePosition\":\(CoverageJSON.position(entry.span, source: store.source))"]
+            var values = entryStats.order.map { value in
+                "{\"value\":\(value.json),\"count\":\(entryStats.values[value] ?? 0)}"
+            }
+            if entryStats.otherValues > 0 {
+                values.append("{\"value\":{\"otherValues\":{}},\"count\":\(entryStats.otherValues)}")
+            }
+            if !values.isEmpty { parts.append("\"values\":[" + values.joined(separator: ",") + "]") }
+            let children = entry.children.filter(hasCounts)
+            if !children.isEmpty && depth < 200 {
+                parts.append("\"children\":[" + children.map { node($0, depth: depth + 1) }.joined(separator: ",") + "]")
+            }
+            return "{" + parts.joined(separator: ",") + "}"
+        }
+        let roots = (table.functionRoots + table.conditionRoots).filter(hasCounts)
+        let files =
+            "{\"files\":[{\"content\":\(CoverageJSON.quoted(source)),\"name\":\(CoverageJSON.quoted(fileName))}]}"
+        return "{\"rules\":\(files),\"report\":[" + roots.map { node($0, depth: 0) }.joined(separator: ",") + "]}"
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "&": result += "&amp;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    func html() -> String {
+        let stats = store.snapshot()
+        let text = store.source
+        var byLine: [Int: [(column: Int, snippet: String, stats: CoverageStore.Stats)]] = [:]
+        for (index, entry) in store.table.entries.enumerated() {
+            let (line, column) = text.lineAndColumn(of: Int(entry.span.start))
+            var snippet = text.slice(entry.span).replacingOccurrences(of: "\n", with: " ")
+            if snippet.count > 60 { snippet = String(snippet.prefix(57)) + "..." }
+            byLine[line, default: []].append((column, snippet, stats[index]))
+        }
+        var rows = ""
+        for line in 1...max(1, text.lineStarts.count) {
+            let items = (byLine[line] ?? []).sorted { $0.column < $1.column }
+            let status: String
+            if items.isEmpty {
+                status = ""
+            } else if items.allSatisfy({ $0.stats.evaluations > 0 }) {
+                status = "covered"
+            } else if items.contains(where: { $0.stats.evaluations > 0 }) {
+                status = "partial"
+            } else {
+                status = "missed"
+            }
+            let notes = items.map { item in
+                let s = item.stats
+                return "<li><code>\(CoverageReport.escapeHTML(item.snippet))</code> "
+                    + "<span class=\"n\">\(s.evaluations)×</span> "
+                    + "<span class=\"t\">true \(s.trueCount)</span> <span class=\"f\">false \(s.falseCount)</span> "
+                    + "<span class=\"e\">error \(s.errorCount)</span></li>"
+            }.joined()
+            rows +=
+                "<tr class=\"\(status)\"><td class=\"ln\">\(line)</td><td><pre>\(CoverageReport.escapeHTML(text.lineText(line)))</pre>"
+                + (notes.isEmpty ? "" : "<ul>\(notes)</ul>") + "</td></tr>\n"
+        }
+        return """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>Rules coverage: \(CoverageReport.escapeHTML(fileName))</title>
+            <style>
+            body { font-family: -apple-system, sans-serif; margin: 1em; }
+            table { border-collapse: collapse; width: 100%; }
+            td { vertical-align: top; padding: 0 .5em; }
+            td.ln { color: #888; text-align: right; width: 3em; }
+            pre { margin: 0; }
+            tr.covered { background: #e6f6e6; } tr.partial { background: #fff6d6; } tr.missed { background: #fbe3e3; }
+            ul { margin: .2em 0 .4em 1em; padding: 0; font-size: 85%; list-style: none; }
+            .t { color: #176f2c; } .f { color: #8a5a00; } .e { color: #b00020; } .n { font-weight: bold; }
+            </style></head><body>
+            <h1>Rules coverage: \(CoverageReport.escapeHTML(fileName))</h1>
+            <table>
+            \(rows)</table></body></html>
+            """
+    }
+}

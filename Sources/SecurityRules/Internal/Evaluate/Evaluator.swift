@@ -1,0 +1,253 @@
+import DocumentModel
+
+/// Decides requests against a compiled ruleset, the way Google's evaluator does:
+///
+/// 1. The allow statements of every matching match block for the request's method, in source
+///    order, OR together; none matching denies (`No matching allow statements`).
+/// 2. A first phase evaluates them without document reads (`resource`, `get()`... are
+///    unknown). A true condition allows; if all are false, the request is denied.
+/// 3. Otherwise a second phase evaluates again with the reads; conditions whose first result
+///    did not depend on an unknown keep it. The denial lists both phases.
+///
+/// For `list`, the query's filter is split into disjuncts and each must be allowed.
+struct Evaluator {
+    let ruleset: CompiledRuleset
+    let source: SourceText
+    let coverage: CoverageStore?
+    let timeLimit: Duration
+
+    struct Candidate {
+        let allow: CompiledAllow
+        let values: [RValue]
+    }
+
+    func decide(_ request: RulesRequest, lookup: any DocumentLookup, tracker: RulesAccessTracker?) -> RulesDecision {
+        let candidates = self.candidates(for: request)
+        guard !candidates.isEmpty else { return RulesDecision(allowed: false, evaluations: []) }
+
+        let limit = request.accessScope.limit
+        let makeDocuments = {
+            let own = request.method == .list ? nil : try? DocumentName(request.database, request.path)
+            return DocumentAccess(lookup: lookup, limit: limit, ownDocument: own, tracker: tracker)
+        }
+        let buffer: CoverageBuffer? = coverage == nil ? nil : CoverageBuffer()
+        defer { if let coverage, let buffer { coverage.merge(buffer) } }
+
+        if request.method != .list {
+            let prepared = PreparedRequest(request)
+            return run(candidates, prepared, nil, makeDocuments, buffer)
+        }
+        // The disjuncts of a query share their document reads.
+        let access = makeDocuments()
+        var evaluations: [RuleEvaluation] = []
+        var allowed = true
+        for disjunct in QueryConstraints.disjuncts(of: request.query?.filter) {
+            let prepared = PreparedRequest(request, listConstraints: disjunct)
+            let decision = run(candidates, prepared, access, makeDocuments, buffer)
+            if !decision.allowed {
+                allowed = false
+                evaluations += decision.evaluations
+            }
+        }
+        return RulesDecision(allowed: allowed, evaluations: evaluations)
+    }
+
+    /// The allow statements for a request's method in the match blocks matching its path, in
+    /// source order, with their path variables.
+    func candidates(for request: RulesRequest) -> [Candidate] {
+        let matcher = PathMatcher(
+            database: request.database.database, path: request.path.segments, method: request.method,
+            collectionGroup: request.method == .list && request.query?.collectionGroup == true,
+            version: ruleset.version)
+        let wanted = MethodSet(request.method)
+        var candidates: [Candidate] = []
+        matcher.visitMatches(in: ruleset.matches, method: wanted) { match, values in
+            for allow in match.allows where allow.methods.contains(wanted) {
+                candidates.append(Candidate(allow: allow, values: values))
+            }
+        }
+        var sorted = true
+        for index in candidates.indices.dropFirst() where candidates[index - 1].allow.offset > candidates[index].allow.offset {
+            sorted = false
+            break
+        }
+        return sorted ? candidates : candidates.sorted { $0.allow.offset < $1.allow.offset }
+    }
+
+    /// The outcome of one condition in one phase.
+    struct Result {
+        var outcome: RuleEvaluation.Outcome
+        var dependsOnUnknown: Bool
+        var fatal: Bool
+    }
+
+    /// One request between its two phases.
+    struct Run {
+        let candidates: [Candidate]
+        let context: EvalContext
+        var first: [Result] = []
+        var evaluations: [RuleEvaluation] = []
+        /// Set once the request is decided.
+        var allowed: Bool?
+        /// With coverage: the coverage events of each candidate's latest evaluation.
+        var coverageEvents: [Range<Int>] = []
+
+        init(candidates: [Candidate], context: EvalContext) {
+            self.candidates = candidates
+            self.context = context
+            first.reserveCapacity(candidates.count)
+            evaluations.reserveCapacity(candidates.count)
+        }
+    }
+
+    func run(
+        _ candidates: [Candidate], _ prepared: PreparedRequest, _ access: DocumentAccess?,
+        _ makeDocuments: @escaping () -> DocumentAccess, _ buffer: CoverageBuffer?
+    ) -> RulesDecision {
+        let context = EvalContext(
+            request: prepared, documents: access, makeDocuments: makeDocuments, timeLimit: timeLimit, coverage: buffer)
+        var state = Run(candidates: candidates, context: context)
+        firstPhase(&state)
+        if state.allowed == nil { secondPhase(&state) }
+        return RulesDecision(allowed: state.allowed ?? false, evaluations: state.evaluations)
+    }
+
+    /// Evaluates without document reads; decides when a condition holds or all are false.
+    func firstPhase(_ state: inout Run) {
+        let context = state.context
+        let method = context.request.method
+        context.phase = .first
+        defer { repeatCoverage(state, considered: state.first.count, reused: []) }
+        for candidate in state.candidates {
+            let start = context.coverage?.events.count ?? 0
+            let result = evaluate(candidate, context)
+            state.coverageEvents.append(start..<(context.coverage?.events.count ?? 0))
+            state.first.append(result)
+            state.evaluations.append(RuleEvaluation(method: method, line: candidate.allow.line, outcome: result.outcome))
+            if result.outcome == .allowed {
+                state.allowed = true
+                return
+            }
+            if result.fatal {
+                state.allowed = false
+                return
+            }
+        }
+        // Google's evaluator reruns a write or a get when the first phase ended in an error; a
+        // list only when a document read was unknown.
+        let decided =
+            method == .list
+            ? !state.first.contains { $0.dependsOnUnknown } : state.first.allSatisfy { $0.outcome == .denied }
+        if decided { state.allowed = false }
+    }
+
+    /// Evaluates again with document reads; conditions whose first result did not depend on an
+    /// unknown keep it.
+    func secondPhase(_ state: inout Run) {
+        let context = state.context
+        let method = context.request.method
+        context.phase = .second
+        context.steps = 0
+        var considered = 0
+        var reused: Set<Int> = []
+        defer { repeatCoverage(state, considered: considered, reused: reused) }
+        for (index, (candidate, earlier)) in zip(state.candidates, state.first).enumerated() {
+            considered += 1
+            let result: Result
+            if earlier.dependsOnUnknown {
+                let start = context.coverage?.events.count ?? 0
+                result = evaluate(candidate, context)
+                state.coverageEvents[index] = start..<(context.coverage?.events.count ?? 0)
+            } else {
+                result = earlier
+                reused.insert(index)
+            }
+            state.evaluations.append(RuleEvaluation(method: method, line: candidate.allow.line, outcome: result.outcome))
+            if result.outcome == .allowed {
+                state.allowed = true
+                return
+            }
+            if result.fatal { break }
+        }
+        state.allowed = false
+    }
+
+    /// Google's emulator reports coverage as if a phase evaluated the OR of the first 1, 2...
+    /// `considered` conditions in turn: condition `j` counts `considered - j` times, also when
+    /// its result was reused. The events of each evaluation are repeated to match.
+    func repeatCoverage(_ state: Run, considered: Int, reused: Set<Int>) {
+        guard let buffer = state.context.coverage else { return }
+        for index in 0..<considered {
+            let range = state.coverageEvents[index]
+            let copies = considered - index - (reused.contains(index) ? 0 : 1)
+            guard copies > 0, !range.isEmpty else { continue }
+            let events = Array(buffer.events[range])
+            for _ in 0..<copies { buffer.events += events }
+        }
+    }
+
+    /// Decides the writes of a batch or transaction together: each must be allowed. The first
+    /// phase runs for every write before the second, and the document-read limit is shared.
+    func decideBatch(_ requests: [RulesRequest], lookup: any DocumentLookup) -> RulesDecision {
+        let tracker = RulesAccessTracker()
+        let buffer: CoverageBuffer? = coverage == nil ? nil : CoverageBuffer()
+        defer { if let coverage, let buffer { coverage.merge(buffer) } }
+        var runs: [Run] = []
+        var evaluations: [RuleEvaluation] = []
+        for request in requests {
+            let candidates = self.candidates(for: request)
+            guard !candidates.isEmpty else { return RulesDecision(allowed: false, evaluations: evaluations) }
+            let own = try? DocumentName(request.database, request.path)
+            let access = DocumentAccess(
+                lookup: lookup, limit: request.accessScope.limit, ownDocument: own, tracker: tracker)
+            let context = EvalContext(
+                request: PreparedRequest(request), documents: access, makeDocuments: { access }, timeLimit: timeLimit,
+                coverage: buffer)
+            var state = Run(candidates: candidates, context: context)
+            firstPhase(&state)
+            evaluations += state.evaluations.filter { $0.outcome != .allowed }
+            if state.allowed == false { return RulesDecision(allowed: false, evaluations: evaluations) }
+            runs.append(state)
+        }
+        for index in runs.indices where runs[index].allowed == nil {
+            var state = runs[index]
+            let before = state.evaluations.count
+            secondPhase(&state)
+            evaluations += state.evaluations[before...].filter { $0.outcome != .allowed }
+            if state.allowed == false { return RulesDecision(allowed: false, evaluations: evaluations) }
+        }
+        return RulesDecision(allowed: true, evaluations: evaluations)
+    }
+
+    func evaluate(_ candidate: Candidate, _ context: EvalContext) -> Result {
+        guard let condition = candidate.allow.condition else {
+            return Result(outcome: .allowed, dependsOnUnknown: false, fatal: false)
+        }
+        context.pathValues = candidate.values
+        context.touchedUnknown = false
+        context.popSlots(to: 0)
+        context.frameBase = 0
+        context.callDepth = 0
+        let value = context.eval(condition)
+        let unknown = context.touchedUnknown
+        switch value {
+        case .bool(true):
+            return Result(outcome: .allowed, dependsOnUnknown: unknown, fatal: false)
+        case .bool(false):
+            return Result(outcome: .denied, dependsOnUnknown: unknown, fatal: false)
+        case .error(let error):
+            switch error.kind {
+            case .unknown:
+                let (line, column) = source.lineAndColumn(of: Int(candidate.allow.conditionStart))
+                return Result(outcome: .error("evaluation error at L\(line):\(column)"), dependsOnUnknown: unknown, fatal: false)
+            case .failure:
+                return Result(outcome: .error(error.message), dependsOnUnknown: unknown, fatal: false)
+            case .fatal:
+                return Result(outcome: .error(error.message), dependsOnUnknown: false, fatal: true)
+            }
+        default:
+            let message = "Type error. Received: [\(value.typeName)] Expected: [bool]."
+            return Result(outcome: .error(message), dependsOnUnknown: unknown, fatal: false)
+        }
+    }
+}

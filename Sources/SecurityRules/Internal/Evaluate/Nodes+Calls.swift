@@ -1,0 +1,147 @@
+/// A user function, compiled once. The compiler creates it before compiling bodies, so calls
+/// can refer to functions declared later.
+final class CompiledFunction: @unchecked Sendable {
+    let name: String
+    let parameterCount: Int
+    var lets: [Node] = []
+    var body: Node
+    /// One for the `let` bindings, as Google's runtime counts them.
+    var bindingCost: Int32 = 0
+
+    init(name: String, parameterCount: Int, placeholder: Node) {
+        self.name = name
+        self.parameterCount = parameterCount
+        self.body = placeholder
+    }
+
+    var slotCount: Int { parameterCount + lets.count }
+}
+
+/// A call of a user function: arguments and `let`s are bound lazily.
+final class UserCallNode: Node, @unchecked Sendable {
+    let function: CompiledFunction
+    let arguments: [Node]
+
+    init(function: CompiledFunction, arguments: [Node], span: SourceSpan, coverageID: Int32) {
+        self.function = function
+        self.arguments = arguments
+        super.init(span: span, coverageID: coverageID)
+    }
+
+    static let maximumCallDepth = 20
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        guard arguments.count == function.parameterCount else {
+            return RError.value(
+                "Incorrect number of arguments. Received: \(arguments.count). Expected: \(function.parameterCount).",
+                span: span)
+        }
+        guard context.callDepth < UserCallNode.maximumCallDepth else { return .error(RError.callDepthLimit) }
+        let callerBase = context.frameBase
+        let base = context.slotCount
+        for argument in arguments {
+            context.pushSlot(.pending(argument, frameBase: callerBase))
+        }
+        for binding in function.lets {
+            context.pushSlot(.pending(binding, frameBase: base))
+        }
+        context.count(function.bindingCost)
+        context.frameBase = base
+        context.callDepth += 1
+        let result = context.eval(function.body)
+        context.callDepth -= 1
+        context.frameBase = callerBase
+        context.popSlots(to: base)
+        return result
+    }
+}
+
+/// The signature of a built-in function or method implementation: the receiver (`.null` for
+/// a global function), the evaluated arguments.
+typealias BuiltinImplementation = @Sendable (_ receiver: RValue, _ arguments: Arguments, _ call: CallSite) -> RValue
+
+/// What a built-in needs to know about its call: where it is, and the evaluation (for
+/// document reads).
+struct CallSite {
+    let span: SourceSpan
+    let context: EvalContext
+}
+
+/// A call of a global built-in (`int(x)`, `math.abs(x)`, `get(path)`).
+final class GlobalCallNode: Node, @unchecked Sendable {
+    let implementation: BuiltinImplementation
+    let arguments: [Node]
+    let reads: Bool
+
+    init(
+        implementation: @escaping BuiltinImplementation, arguments: [Node], readsDocuments: Bool, span: SourceSpan,
+        coverageID: Int32
+    ) {
+        self.implementation = implementation
+        self.arguments = arguments
+        self.reads = readsDocuments
+        super.init(span: span, coverageID: coverageID)
+    }
+
+    override var readsDocuments: Bool { reads }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        var values = Arguments()
+        for argument in arguments {
+            let value = context.eval(argument)
+            if case .error = value { return value }
+            values.append(value)
+        }
+        return implementation(.null, values, CallSite(span: span, context: context))
+    }
+}
+
+/// A method call, `receiver.name(arguments)`, bound to the method's table (or to an
+/// implementation the compiler specialized for a literal argument).
+final class MethodCallNode: Node, @unchecked Sendable {
+    let receiver: Node
+    let table: MethodTable
+    let specialized: BuiltinImplementation?
+    let arguments: [Node]
+
+    init(
+        receiver: Node, table: MethodTable, specialized: BuiltinImplementation?, arguments: [Node],
+        span: SourceSpan, coverageID: Int32
+    ) {
+        self.receiver = receiver
+        self.table = table
+        self.specialized = specialized
+        self.arguments = arguments
+        super.init(span: span, coverageID: coverageID)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        let target = context.eval(receiver)
+        if case .error = target { return target }
+        var values = Arguments()
+        for argument in arguments {
+            let value = context.eval(argument)
+            if case .error = value { return value }
+            values.append(value)
+        }
+        let site = CallSite(span: span, context: context)
+        if let specialized { return specialized(target, values, site) }
+        return table.call(target, values, site)
+    }
+}
+
+/// A call of a function that does not exist (a warning at load).
+final class UnknownFunctionNode: Node, @unchecked Sendable {
+    let name: String
+    let arguments: [Node]
+
+    init(name: String, arguments: [Node], span: SourceSpan, coverageID: Int32) {
+        self.name = name
+        self.arguments = arguments
+        super.init(span: span, coverageID: coverageID)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        RError.functionNotFound(name, span: span)
+    }
+}

@@ -1,0 +1,57 @@
+/// `map.keys().hasAll(['a', 'b'])` (and `hasAny`, `hasOnly`) with a literal list: the keys are
+/// tested where they are, without building the list of keys. Any receiver other than a map
+/// goes the general way, with the same results and errors as the two calls it stands for.
+final class KeysMembershipNode: Node, @unchecked Sendable {
+    let receiver: Node
+    let keysTable: MethodTable
+    let membershipTable: MethodTable
+    let list: ConstantStringList
+    let listValue: RValue
+    let kind: Kind
+    let keysSpan: SourceSpan
+
+    enum Kind {
+        case all, any, only
+    }
+
+    init(
+        receiver: Node, keysTable: MethodTable, membershipTable: MethodTable, list: ConstantStringList,
+        listValue: RValue, kind: Kind, keysSpan: SourceSpan, span: SourceSpan
+    ) {
+        self.receiver = receiver
+        self.keysTable = keysTable
+        self.membershipTable = membershipTable
+        self.list = list
+        self.listValue = listValue
+        self.kind = kind
+        self.keysSpan = keysSpan
+        // The keys() call, the membership call and its literal argument.
+        super.init(span: span, cost: 3)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        let target = context.eval(receiver)
+        if case .error = target { return target }
+        guard case .map(let map) = target, let keys = map.documentKeys else {
+            let keys = keysTable.call(target, Arguments(), CallSite(span: keysSpan, context: context))
+            if case .error = keys { return keys }
+            var arguments = Arguments()
+            arguments.append(listValue)
+            return membershipTable.call(keys, arguments, CallSite(span: span, context: context))
+        }
+        switch kind {
+        case .all:
+            var seen: UInt64 = 0
+            for key in keys {
+                let index = list.position(of: key)
+                if index >= 0 { seen |= 1 << UInt64(index) }
+            }
+            let all: UInt64 = list.strings.count == 64 ? .max : (1 << UInt64(list.strings.count)) - 1
+            return .bool(seen == all)
+        case .any:
+            return .bool(keys.contains { list.position(of: $0) >= 0 })
+        case .only:
+            return .bool(keys.allSatisfy { list.position(of: $0) >= 0 })
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// `[a, b, c]`.
+final class ListNode: Node, @unchecked Sendable {
+    let elements: [Node]
+
+    init(elements: [Node], span: SourceSpan, coverageID: Int32) {
+        self.elements = elements
+        super.init(span: span, coverageID: coverageID)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        var values: [RValue] = []
+        values.reserveCapacity(elements.count)
+        for element in elements {
+            let value = context.eval(element)
+            if case .error = value { return value }
+            values.append(value)
+        }
+        return .list(values)
+    }
+}
+
+/// `{'key': value}`.
+final class MapNode: Node, @unchecked Sendable {
+    let entries: [(key: Node, value: Node)]
+
+    init(entries: [(key: Node, value: Node)], span: SourceSpan, coverageID: Int32) {
+        self.entries = entries
+        super.init(span: span, coverageID: coverageID)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        var built: [RMap.Entry] = []
+        built.reserveCapacity(entries.count)
+        for entry in entries {
+            let key = context.eval(entry.key)
+            if case .error = key { return key }
+            guard case .string(let name) = key else {
+                return RError.typeError(received: key.typeName, expected: "string", span: entry.key.span)
+            }
+            let value = context.eval(entry.value)
+            if case .error = value { return value }
+            built.append(RMap.Entry(key: name, value: value))
+        }
+        return .map(RMap(entries: built))
+    }
+}
+
+/// `/literal/$(expression)/...`: each interpolated value becomes one segment.
+final class PathNode: Node, @unchecked Sendable {
+    enum Part {
+        case literal(String?)
+        case interpolation(Node)
+    }
+
+    let parts: [Part]
+
+    init(parts: [Part], span: SourceSpan, coverageID: Int32) {
+        self.parts = parts
+        super.init(span: span, coverageID: coverageID)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        var segments: [String] = []
+        segments.reserveCapacity(parts.count)
+        for part in parts {
+            switch part {
+            case .literal(let text?):
+                segments.append(text)
+            case .literal(nil):
+                return RError.nullValue(span: span)
+            case .interpolation(let node):
+                let value = context.eval(node)
+                context.count(1)
+                switch Conversions.toString(value, span: node.span) {
+                case .string(let text): segments.append(text)
+                case .path(let path): segments.append(contentsOf: path.segments)
+                case let other: return other
+                }
+            }
+        }
+        return .path(RPath(segments: segments))
+    }
+}

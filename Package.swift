@@ -82,7 +82,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HearthBenchmarks",
-            dependencies: ["DocumentModel", "DocumentStore", "LevelDB"],
+            dependencies: ["DocumentModel", "DocumentStore", "LevelDB", "SecurityRules"],
             swiftSettings: upcoming
         ),
         .testTarget(name: "LevelDBTests", dependencies: ["LevelDB"], swiftSettings: upcoming),

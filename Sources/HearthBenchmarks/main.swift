@@ -22,6 +22,7 @@ struct Options {
 let usage = """
     Usage: HearthBenchmarks storage [--documents N] [--rounds R] [--only create1|create500|get]
            HearthBenchmarks listeners [--commits N] [--listeners N] [--rounds R]
+           HearthBenchmarks rules [--rules FILE]
            HearthBenchmarks queries [--documents N] [--iterations I] [--creates C]   (see queries --help)
 
       storage        DocumentStore against raw LevelDB over users/<uid> documents:
@@ -513,7 +514,10 @@ func runStorage(_ options: Options) throws {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
-    if arguments.first == "listeners" {
+    if arguments.first == "rules" {
+        let file = arguments.count >= 3 && arguments[1] == "--rules" ? arguments[2] : "rules/firestore.rules"
+        try runRulesDecision(rulesFile: file)
+    } else if arguments.first == "listeners" {
         var commits = 2000
         var listeners = 10_000
         var rounds = 2

@@ -41,28 +41,32 @@ final class RunningHearth: Sendable {
     var stderr: String { output.text.withLock { $0.stderr } }
 
     /// Waits up to `timeout` seconds for standard output to contain `text`; returns whether it did.
-    func waitForOutput(containing text: String, timeout: Double = 30) async throws -> Bool {
+    func waitForOutput(containing text: String, timeout: Double = 120) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if stdout.contains(text) { return true }
             if !process.isRunning { return stdout.contains(text) }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return false
+        // Checked once more: a starved task may wake only after the deadline.
+        return stdout.contains(text)
     }
 
     /// The port of the `export FIRESTORE_EMULATOR_HOST=host:port` line, once printed.
     /// Waits for the whole line, newline included: the output may arrive in pieces.
     func port() async throws -> Int? {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
+        let deadline = Date().addingTimeInterval(120)
+        func parsed() -> Int? {
             let lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            if let line = lines.first(where: { $0.hasPrefix("export FIRESTORE_EMULATOR_HOST=") }) {
-                return line.split(separator: ":").last.flatMap { Int($0) }
-            }
+            let line = lines.first { $0.hasPrefix("export FIRESTORE_EMULATOR_HOST=") }
+            return line?.split(separator: ":").last.flatMap { Int($0) }
+        }
+        while Date() < deadline {
+            if let port = parsed() { return port }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return nil
+        // Checked once more: under a loaded test run this task may wake only after the deadline.
+        return parsed()
     }
 
     /// Sends `signal` and waits up to `timeout` seconds for the process to exit; returns its

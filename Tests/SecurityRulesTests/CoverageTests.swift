@@ -58,6 +58,10 @@ import Testing
         let values = try #require(condition["values"] as? [[String: Any]])
         let undefined = values.compactMap { ($0["value"] as? [String: Any])?["undefined"] as? [String: Any] }
         #expect(undefined.first?["causeMessage"] as? String == "Property a is undefined on object.")
+        // An error is reported at the first token of the expression raising it (`request`).
+        #expect((undefined.first?["sourcePosition"] as? [String: Int]) == [
+            "line": 5, "column": 24, "currentOffset": 132, "endOffset": 138,
+        ])
         let children = try #require(condition["children"] as? [[String: Any]])
         #expect(children.count == 2)
         // The right side of `||` was skipped once (when the left was true): an empty value.
@@ -112,5 +116,73 @@ import Testing
         }
         let root = try #require(ruleset.coverage?.expressions.first { $0.range.start.line == 4 })
         #expect(root.evaluations == 2000)
+    }
+
+    /// Google's emulator counts condition `j` of `n` considered in a phase `n - j + 1` times,
+    /// as if it evaluated the OR of the first 1, 2... conditions in turn.
+    @Test func conditionsCountAsTheEmulatorsPrefixes() throws {
+        let body = """
+                match /t/{id} {
+                  allow create: if request.resource.data.b == 1;
+                  allow create: if request.resource.data.k == 3;
+                  allow create: if request.resource.data.b == 4;
+                }
+            """
+        let ruleset = try Fixture.ruleset(Fixture.rules(body), coverage: true)
+        // Denied with an error: both phases run, observed counts 6, 4, 2.
+        #expect(!ruleset.evaluate(Fixture.request(.create, "t/z", newData: ["b": 2])).allowed)
+        let coverage = try #require(ruleset.coverage)
+        func roots() -> [Int] {
+            (5...7).map { line in
+                coverage.expressions.first { $0.range.start.line == line && $0.range.start.column == 24 }?.evaluations ?? -1
+            }
+        }
+        #expect(roots() == [6, 4, 2])
+        coverage.reset()
+        // Allowed by the first: counted once.
+        #expect(ruleset.evaluate(Fixture.request(.create, "t/z", newData: ["b": 1])).allowed)
+        #expect(roots() == [1, 0, 0])
+    }
+
+    /// Positions as Google's report has them: closing brackets left out, parentheses included
+    /// at the start, errors at the first token or at a binary operator; functions never called
+    /// listed without values; nested `let` entries. The numbers are Google's emulator's.
+    @Test func positionsFollowTheEmulator() throws {
+        let body = """
+                function h(a) { let q = a.zz; let r = 1; return q + r; }
+                match /t/{id} {
+                  allow create: if (h(request.resource.data) == 2) || [request.time][0] == 1 / 0;
+                }
+                function unused(x) { return x.y; }
+            """
+        let ruleset = try Fixture.ruleset(Fixture.rules(body), coverage: true)
+        _ = ruleset.evaluate(Fixture.request(.create, "t/z", newData: ["b": 2]))
+        let text = try #require(ruleset.coverage).jsonReport()
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let report = try #require(json["report"] as? [[String: Any]])
+        func position(_ node: [String: Any]) -> [Int] {
+            let p = node["sourcePosition"] as? [String: Int] ?? [:]
+            return [p["line"] ?? 0, p["column"] ?? 0, p["currentOffset"] ?? 0, p["endOffset"] ?? 0]
+        }
+        func children(_ node: [String: Any]) -> [[String: Any]] { node["children"] as? [[String: Any]] ?? [] }
+        #expect(report.count == 3)
+        // h: `let q` spans to the end of `q + r`, holding `a.zz` and then `let r`.
+        #expect(position(report[0]) == [4, 21, 109, 145])
+        #expect(children(report[0]).map(position) == [[4, 29, 117, 120], [4, 35, 123, 145]])
+        // The function never called is listed, without values.
+        #expect(position(report[1]) == [8, 33, 294, 296])
+        #expect(report[1]["values"] == nil)
+        let condition = report[2]
+        #expect(position(condition) == [6, 24, 193, 253])
+        let (left, right) = (children(condition)[0], children(condition)[1])
+        // `(h(...) == 2)` starts at its parenthesis and ends before it closes.
+        #expect(position(left) == [6, 24, 193, 222])
+        // `[request.time][0]` ends at the index, before `]`.
+        #expect(children(right).map(position) == [[6, 59, 228, 243], [6, 80, 249, 253]])
+        let error = try #require((right["values"] as? [[String: Any]])?.first?["value"] as? [String: Any])
+        let undefined = try #require(error["undefined"] as? [String: Any])
+        // Reported at the `/` operator.
+        #expect(position(undefined) == [6, 82, 251, 251])
+        #expect(undefined["causeMessage"] as? String == "Divide by zero error.")
     }
 }

@@ -94,7 +94,7 @@ import Testing
         let source = Fixture.rules("    match /u/{id} { allow list: if resource.data.x > 0; }")
         let decision = try Fixture.decide(
             source, Fixture.request(.list, "u", query: RulesQuery(filter: F("x", .greaterThanOrEqual, 0))))
-        #expect(decision.message == "\nevaluation error at L4:34 for 'list' @ L4")
+        #expect(decision.message == "\nevaluation error at L4:36 for 'list' @ L4")
         let unfiltered = try Fixture.decide(source, Fixture.request(.list, "u", query: RulesQuery()))
         #expect(unfiltered.message == "\nProperty x is undefined on object. for 'list' @ L4")
     }

@@ -3,6 +3,8 @@ extension Compiler {
     func compileExpression(_ id: ExprID, _ scope: Scope) -> Node {
         let node = tree[id]
         let span = node.span
+        let parenStart = pendingParenStart
+        pendingParenStart = nil
         // Literals are not reported in coverage, as in Google's report.
         switch node.kind {
         case .null: return ConstantNode(.null, span: span)
@@ -11,12 +13,16 @@ extension Compiler {
         case .float(let value): return ConstantNode(.float(value), span: span)
         case .string(let value): return ConstantNode(.string(value), span: span)
         case .bytes(let value): return ConstantNode(.bytes(value), span: span)
-        case .paren(let inner): return compileExpression(inner, scope)
+        case .paren(let inner):
+            pendingParenStart = parenStart ?? span.start
+            return compileExpression(inner, scope)
         case .invalid: return UndefinedNode(span: span)
         default: break
         }
         let parent = currentCoverageParent
-        let coverageID = coverage.add(span: span, parent: parent)
+        let coverageID = coverage.add(
+            span: SourceSpan(Int(parenStart ?? span.start), Int(coverageEnd(id))), parent: parent)
+        if recordsCoverage, coverage.errorSpans[span] == nil { coverage.errorSpans[span] = errorToken(id) }
         currentCoverageParent = coverageID
         defer { currentCoverageParent = parent }
         let child = { (child: ExprID) in self.compileExpression(child, scope) }
@@ -34,13 +40,13 @@ extension Compiler {
             return PathNode(parts: compiled, span: span, coverageID: coverageID)
         case .list(let elements):
             let nodes = elements.map(child)
-            if let values = constants(nodes) {
+            if !recordsCoverage, let values = constants(nodes) {
                 return ConstantNode(.list(values), span: span, cost: 1 + Int32(nodes.count))
             }
             return ListNode(elements: nodes, span: span, coverageID: coverageID)
         case .map(let entries):
             let nodes = entries.map { (key: child($0.key), value: child($0.value)) }
-            if let keys = constants(nodes.map(\.key)), let values = constants(nodes.map(\.value)),
+            if !recordsCoverage, let keys = constants(nodes.map(\.key)), let values = constants(nodes.map(\.value)),
                 keys.allSatisfy({ if case .string = $0 { true } else { false } })
             {
                 let built = zip(keys, values).map { key, value -> RMap.Entry in
@@ -62,10 +68,10 @@ extension Compiler {
             return compileCall(callee: callee, arguments: arguments, span: span, scope: scope, coverageID: coverageID)
         case .unary(let op, let operand):
             let compiled = child(operand)
-            if op == .negate, let constant = compiled as? ConstantNode, case .int = constant.value {
+            if !recordsCoverage, op == .negate, let constant = compiled as? ConstantNode, case .int = constant.value {
                 return ConstantNode(Operators.negate(constant.value, span: span), span: span, cost: 2)
             }
-            if op == .negate, let constant = compiled as? ConstantNode, case .float = constant.value {
+            if !recordsCoverage, op == .negate, let constant = compiled as? ConstantNode, case .float = constant.value {
                 return ConstantNode(Operators.negate(constant.value, span: span), span: span, cost: 2)
             }
             return UnaryNode(op: op, operand: compiled, span: span, coverageID: coverageID)
@@ -83,8 +89,10 @@ extension Compiler {
         where (op == .equal || op == .notEqual) && !recordsCoverage && isAuthNullTest(left, right, scope):
             return AuthIsNullNode(negated: op == .notEqual, span: span)
         case .binary(let op, let left, let right):
+            // `in` evaluates (and reports) its container first, as Google's runtime does.
+            let container = op == .in ? child(right) : nil
             let l = child(left)
-            let r = child(right)
+            let r = container ?? child(right)
             switch op {
             case .add, .subtract, .multiply, .divide, .modulo:
                 return ArithmeticNode(op: op, left: l, right: r, span: span, coverageID: coverageID)

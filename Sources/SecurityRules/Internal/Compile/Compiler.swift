@@ -9,6 +9,8 @@ final class Compiler {
     var allFunctions: [FunctionInfo] = []
     /// The coverage root of the expression being compiled.
     var currentCoverageParent: Int32 = -1
+    /// The start of the outermost parenthesis around the expression compiled next.
+    var pendingParenStart: Int32?
     var readsDocuments = false
     /// Whether coverage is recorded: then every link of a member chain must stay a node.
     var recordsCoverage = false
@@ -48,6 +50,9 @@ final class Compiler {
         }
         for function in allFunctions where !function.compiledBody { compileFunctionBody(function) }
         CallGraphCheck(functions: allFunctions, diagnostics: diagnostics).run()
+        // The report lists function bodies in source order.
+        let entries = coverage.entries
+        coverage.functionRoots.sort { entries[Int($0)].span.start < entries[Int($1)].span.start }
         return CompiledRuleset(version: version, matches: matches, coverageTable: coverage, readsDocuments: readsDocuments)
     }
 
@@ -114,13 +119,10 @@ final class Compiler {
         for (index, parameter) in declaration.parameters.enumerated() where scope.slots[parameter.name] == nil {
             scope.slots[parameter.name] = index
         }
-        // The report of a function body: the `let`s with the return expression, or the return alone.
-        let root: Int32
-        if let first = declaration.lets.first {
-            root = coverage.add(span: SourceSpan(Int(first.span.start), Int(declaration.bodySpan.end)), parent: -1)
-        } else {
-            root = -2
-        }
+        // The report of a function body: each `let` is an entry spanning to the end of the
+        // return expression, with the bound value and the rest of the body below it.
+        let bodyEnd = Int(coverageEnd(declaration.body))
+        var letEntries: [Int32] = []
         var lets: [Node] = []
         var duplicateLets: Set<Int> = []
         for (index, binding) in declaration.lets.enumerated() {
@@ -130,14 +132,17 @@ final class Compiler {
                     "The identifier [\(binding.name)] is already bound in the current scope.", at: binding.nameSpan)
             }
             checkDepth(binding.value)
-            currentCoverageParent = root
+            let entry = coverage.add(span: SourceSpan(Int(binding.span.start), bodyEnd), parent: letEntries.last ?? -1)
+            letEntries.append(entry)
+            currentCoverageParent = entry
             lets.append(compileExpression(binding.value, scope))
             scope.slots[binding.name] = declaration.parameters.count + index
         }
         checkDepth(declaration.body)
-        currentCoverageParent = root >= 0 ? root : -1
+        currentCoverageParent = letEntries.last ?? -1
         let body = compileExpression(declaration.body, scope)
-        if root >= 0 {
+        if let root = letEntries.first {
+            function.compiled.coverageIDs = letEntries
             coverage.functionRoots.append(root)
         } else if body.coverageID >= 0 {
             coverage.functionRoots.append(body.coverageID)

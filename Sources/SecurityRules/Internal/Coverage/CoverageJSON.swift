@@ -29,19 +29,36 @@ enum CoverageJSON {
         return "{\"line\":\(line),\"column\":\(column),\"currentOffset\":\(span.start),\"endOffset\":\(end)}"
     }
 
-    static func coverageValue(_ value: RValue, source: SourceText) -> CoverageValue {
+    static func coverageValue(_ value: RValue, source: SourceText, errorSpans: [SourceSpan: SourceSpan]) -> CoverageValue {
         switch value {
         case .bool(true): return CoverageValue(json: "{\"boolValue\":true}", outcome: .true)
         case .bool(false): return CoverageValue(json: "{\"boolValue\":false}", outcome: .false)
         case .error(let error):
-            let message = error.kind == .unknown ? "evaluation error" : error.message
+            // A document read in the first phase is reported without a cause.
+            guard error.kind != .unknown else { return CoverageValue(json: "{\"undefined\":{}}", outcome: .error) }
+            let span = errorSpans[error.span] ?? error.span
             let json =
-                "{\"undefined\":{\"sourcePosition\":\(position(error.span, source: source)),\"causeMessage\":\(quoted(message))}}"
+                "{\"undefined\":{\"sourcePosition\":\(position(span, source: source)),\"causeMessage\":\(quoted(error.message))}}"
             return CoverageValue(json: json, outcome: .error)
         default:
             var budget = valueBudget
             return CoverageValue(json: json(value, budget: &budget), outcome: .value)
         }
+    }
+
+    /// A duration in protobuf's JSON form: `1s`, `-1.500s`, `0.000000001s`.
+    static func protoJSON(_ duration: RDuration) -> String {
+        let negative = duration.seconds < 0 || duration.nanos < 0
+        let seconds = duration.seconds.magnitude
+        var nanos = Int(duration.nanos.magnitude)
+        guard nanos != 0 else { return (negative ? "-" : "") + "\(seconds)s" }
+        var digits = 9
+        while digits > 3, nanos % 1000 == 0 {
+            nanos /= 1000
+            digits -= 3
+        }
+        let fraction = String(nanos)
+        return (negative ? "-" : "") + "\(seconds)." + String(repeating: "0", count: digits - fraction.count) + fraction + "s"
     }
 
     /// The JSON of an `ExpressionValue`.
@@ -58,8 +75,7 @@ enum CoverageJSON {
         case .bytes(let bytes): text = "{\"bytesValue\":\(quoted(Library.base64URL(bytes)))}"
         case .timestamp(let time): text = "{\"timestampValue\":\"\(time)\"}"
         case .duration(let duration):
-            let seconds = Double(duration.seconds) + Double(duration.nanos) / 1e9
-            text = "{\"durationValue\":\"\(seconds)s\"}"
+            text = "{\"durationValue\":\"\(protoJSON(duration))\"}"
         case .latlng(let point):
             text = "{\"latlngValue\":{\"latitude\":\(point.latitude),\"longitude\":\(point.longitude)}}"
         case .path(let path):
@@ -67,9 +83,14 @@ enum CoverageJSON {
                 "{\"pathValue\":{\"segments\":["
                 + path.segments.map { "{\"simple\":\(quoted($0))}" }.joined(separator: ",") + "]}}"
         case .list(let values):
-            text = "{\"listValue\":{\"values\":[" + elements(values, budget: &budget) + "]}}"
+            // Google's report leaves out empty repeated fields.
+            text =
+                values.isEmpty
+                ? "{\"listValue\":{}}" : "{\"listValue\":{\"values\":[" + elements(values, budget: &budget) + "]}}"
         case .set(let set):
-            text = "{\"setValue\":{\"values\":[" + elements(set.elements, budget: &budget) + "]}}"
+            text =
+                set.elements.isEmpty
+                ? "{\"setValue\":{}}" : "{\"setValue\":{\"values\":[" + elements(set.elements, budget: &budget) + "]}}"
         case .vector(let values):
             text = "{\"vectorValue\":{\"values\":[" + values.map { "{\"floatValue\":\($0)}" }.joined(separator: ",") + "]}}"
         case .map(let map):
@@ -78,7 +99,7 @@ enum CoverageJSON {
                 guard budget > 0 else { break }
                 fields.append("\(quoted(entry.key)):\(json(entry.value, budget: &budget))")
             }
-            text = "{\"mapValue\":{\"fields\":{" + fields.joined(separator: ",") + "}}}"
+            text = fields.isEmpty ? "{\"mapValue\":{}}" : "{\"mapValue\":{\"fields\":{" + fields.joined(separator: ",") + "}}}"
         case .mapDiff(let diff):
             var statuses: [(String, String)] = []
             statuses += diff.added.map { ($0, "ADDED") }

@@ -7,9 +7,6 @@ struct CoverageReport {
     func json() -> String {
         let stats = store.snapshot()
         let table = store.table
-        func hasCounts(_ id: Int32) -> Bool {
-            table.subtree(id).contains { !stats[Int($0)].values.isEmpty || stats[Int($0)].otherValues > 0 }
-        }
         func node(_ id: Int32, depth: Int) -> String {
             let entry = table.entries[Int(id)]
             let entryStats = stats[Int(id)]
@@ -21,13 +18,14 @@ struct CoverageReport {
                 values.append("{\"value\":{\"otherValues\":{}},\"count\":\(entryStats.otherValues)}")
             }
             if !values.isEmpty { parts.append("\"values\":[" + values.joined(separator: ",") + "]") }
-            let children = entry.children.filter(hasCounts)
+            // Like Google's report, expressions never evaluated are listed too, without values.
+            let children = entry.children
             if !children.isEmpty && depth < 200 {
                 parts.append("\"children\":[" + children.map { node($0, depth: depth + 1) }.joined(separator: ",") + "]")
             }
             return "{" + parts.joined(separator: ",") + "}"
         }
-        let roots = (table.functionRoots + table.conditionRoots).filter(hasCounts)
+        let roots = table.functionRoots + table.conditionRoots
         let files =
             "{\"files\":[{\"content\":\(CoverageJSON.quoted(source)),\"name\":\(CoverageJSON.quoted(fileName))}]}"
         return "{\"rules\":\(files),\"report\":[" + roots.map { node($0, depth: 0) }.joined(separator: ",") + "]}"

@@ -54,7 +54,7 @@ final class CoverageStore: Sendable {
         let converted = buffer.events.map { event -> (Int32, CoverageValue) in
             switch event.event {
             case .skipped: return (event.id, CoverageValue(json: "{}", outcome: .skipped))
-            case .value(let value): return (event.id, CoverageJSON.coverageValue(value, source: source))
+            case .value(let value): return (event.id, CoverageJSON.coverageValue(value, source: source, errorSpans: table.errorSpans))
             }
         }
         stats.withLock { all in

@@ -10,6 +10,8 @@ struct CoverageTable: Sendable {
     var entries: [Entry] = []
     var functionRoots: [Int32] = []
     var conditionRoots: [Int32] = []
+    /// Where errors raised by an expression (by its syntax span) are reported.
+    var errorSpans: [SourceSpan: SourceSpan] = [:]
 
     mutating func add(span: SourceSpan, parent: Int32) -> Int32 {
         let id = Int32(entries.count)

@@ -49,8 +49,9 @@ final class IndexNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         let container = context.eval(base)
-        if case .error = container { return container }
+        if container.isFatalError { return container }
         let key = context.eval(index)
+        if case .error = container { return container }
         if case .error = key { return key }
         return IndexNode.lookup(container, key, span: span)
     }
@@ -112,10 +113,12 @@ final class RangeNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         let container = context.eval(base)
-        if case .error = container { return container }
+        if container.isFatalError { return container }
         let lower = from.map { context.eval($0) } ?? .null
-        if case .error = lower { return lower }
+        if lower.isFatalError { return lower }
         let upper = to.map { context.eval($0) } ?? .null
+        if case .error = container { return container }
+        if case .error = lower { return lower }
         if case .error = upper { return upper }
         let typeName: String
         let count: Int

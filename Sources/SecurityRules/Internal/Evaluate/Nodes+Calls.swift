@@ -7,6 +7,8 @@ final class CompiledFunction: @unchecked Sendable {
     var body: Node
     /// One for the `let` bindings, as Google's runtime counts them.
     var bindingCost: Int32 = 0
+    /// The coverage entries of the `let`s of a body, which report the function's results.
+    var coverageIDs: [Int32] = []
 
     init(name: String, parameterCount: Int, placeholder: Node) {
         self.name = name
@@ -49,6 +51,9 @@ final class UserCallNode: Node, @unchecked Sendable {
         context.frameBase = base
         context.callDepth += 1
         let result = context.eval(function.body)
+        if let coverage = context.coverage {
+            for id in function.coverageIDs { coverage.record(id, result) }
+        }
         context.callDepth -= 1
         context.frameBase = callerBase
         context.popSlots(to: base)
@@ -87,11 +92,16 @@ final class GlobalCallNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         var values = Arguments()
+        var firstError: RValue?
         for argument in arguments {
             let value = context.eval(argument)
-            if case .error = value { return value }
+            if case .error = value {
+                if value.isFatalError { return value }
+                if firstError == nil { firstError = value }
+            }
             values.append(value)
         }
+        if let firstError { return firstError }
         return implementation(.null, values, CallSite(span: span, context: context))
     }
 }
@@ -117,14 +127,26 @@ final class MethodCallNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         let target = context.eval(receiver)
-        if case .error = target { return target }
+        if target.isFatalError { return target }
         var values = Arguments()
+        var firstError: RValue?
         for argument in arguments {
             let value = context.eval(argument)
-            if case .error = value { return value }
+            if case .error = value {
+                if value.isFatalError { return value }
+                if firstError == nil { firstError = value }
+            }
             values.append(value)
         }
+        if case .error = target { return target }
         let site = CallSite(span: span, context: context)
+        if let firstError {
+            // A receiver without the method (or null) is reported before the arguments' errors.
+            if table.byTag[target.typeTag] == nil, specialized == nil, !target.isConstraint {
+                return table.call(target, Arguments(), site)
+            }
+            return firstError
+        }
         if let specialized { return specialized(target, values, site) }
         return table.call(target, values, site)
     }

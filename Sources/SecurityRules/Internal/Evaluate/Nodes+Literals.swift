@@ -10,12 +10,16 @@ final class ListNode: Node, @unchecked Sendable {
     override func evaluate(_ context: EvalContext) -> RValue {
         var values: [RValue] = []
         values.reserveCapacity(elements.count)
+        var firstError: RValue?
         for element in elements {
             let value = context.eval(element)
-            if case .error = value { return value }
+            if case .error = value {
+                if value.isFatalError { return value }
+                if firstError == nil { firstError = value }
+            }
             values.append(value)
         }
-        return .list(values)
+        return firstError ?? .list(values)
     }
 }
 
@@ -29,17 +33,40 @@ final class MapNode: Node, @unchecked Sendable {
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        var built: [RMap.Entry] = []
-        built.reserveCapacity(entries.count)
+        // Google's runtime evaluates every key, then every value; the first error is reported.
+        var keys: [RValue] = []
+        keys.reserveCapacity(entries.count)
+        var firstError: RValue?
         for entry in entries {
             let key = context.eval(entry.key)
-            if case .error = key { return key }
-            guard case .string(let name) = key else {
-                return RError.typeError(received: key.typeName, expected: "string", span: entry.key.span)
+            switch key {
+            case .error:
+                if key.isFatalError { return key }
+                if firstError == nil { firstError = key }
+            case .string: break
+            default:
+                if firstError == nil {
+                    firstError = RError.typeError(received: key.typeName, expected: "string", span: entry.key.span)
+                }
             }
+            keys.append(key)
+        }
+        var values: [RValue] = []
+        values.reserveCapacity(entries.count)
+        for entry in entries {
             let value = context.eval(entry.value)
-            if case .error = value { return value }
-            built.append(RMap.Entry(key: name, value: value))
+            if case .error = value {
+                if value.isFatalError { return value }
+                if firstError == nil { firstError = value }
+            }
+            values.append(value)
+        }
+        if let firstError { return firstError }
+        var built: [RMap.Entry] = []
+        built.reserveCapacity(entries.count)
+        for (index, key) in keys.enumerated() {
+            guard case .string(let name) = key else { continue }
+            built.append(RMap.Entry(key: name, value: values[index]))
         }
         return .map(RMap(entries: built))
     }

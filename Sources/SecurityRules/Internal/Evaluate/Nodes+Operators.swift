@@ -46,8 +46,9 @@ final class ArithmeticNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         let a = context.eval(left)
-        if case .error = a { return a }
+        if a.isFatalError { return a }
         let b = context.eval(right)
+        if case .error = a { return a }
         if case .error = b { return b }
         if case .constraint(let constraint) = a { return constraint.unknown(span: span) }
         if case .constraint(let constraint) = b { return constraint.unknown(span: span) }
@@ -76,8 +77,9 @@ final class ComparisonNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         let a = context.eval(left)
-        if case .error = a { return a }
+        if a.isFatalError { return a }
         let b = context.eval(right)
+        if case .error = a { return a }
         if case .error = b { return b }
         return ComparisonNode.compare(op, a, b, span: span)
     }
@@ -109,8 +111,9 @@ final class EqualityNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         let a = context.eval(left)
-        if case .error = a { return a }
+        if a.isFatalError { return a }
         let b = context.eval(right)
+        if case .error = a { return a }
         if case .error = b { return b }
         if case .constraint(let constraint) = a { return constraint.equals(b, negated: negated, span: span) }
         if case .constraint(let constraint) = b { return constraint.equals(a, negated: negated, span: span) }
@@ -130,10 +133,11 @@ final class InNode: Node, @unchecked Sendable {
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        let element = context.eval(left)
-        if case .error = element { return element }
         let container = context.eval(right)
+        if container.isFatalError { return container }
+        let element = context.eval(left)
         if case .error = container { return container }
+        if case .error = element { return element }
         return InNode.contains(container, element, span: span)
     }
 

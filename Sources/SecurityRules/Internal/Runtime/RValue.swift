@@ -46,6 +46,20 @@ enum RValue: Sendable {
         }
     }
 
+    /// Whether this is an error that ends the evaluation (a limit). Operands are evaluated
+    /// even after an error, as Google's runtime does (coverage and limits count them), but
+    /// not after a fatal one.
+    @inline(__always)
+    var isFatalError: Bool {
+        if case .error(let error) = self { return error.kind == .fatal }
+        return false
+    }
+
+    var isConstraint: Bool {
+        if case .constraint = self { return true }
+        return false
+    }
+
     /// A small number per type, for table dispatch; `typeNames[typeTag] == typeName`.
     @inline(__always)
     var typeTag: Int {

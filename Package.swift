@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "DocumentModel",
                 "DocumentStore",
+                "SecurityRules",
                 "FirestoreProto",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "SecurityRules", targets: ["SecurityRules"]),
         .library(name: "FirestoreProto", targets: ["FirestoreProto"]),
+        .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
         .library(name: "EmulatorServer", targets: ["EmulatorServer"]),
         .executable(name: "hearth", targets: ["HearthCLI"]),
     ],
@@ -44,6 +45,17 @@ let package = Package(
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
             ]
         ),
+        // Conversions between DocumentModel and the generated messages, shared by the server and
+        // the client API's remote backend.
+        .target(
+            name: "FirestoreWire",
+            dependencies: [
+                "DocumentModel",
+                "FirestoreProto",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "EmulatorServer",
             dependencies: [
@@ -51,6 +63,7 @@ let package = Package(
                 "DocumentStore",
                 "SecurityRules",
                 "FirestoreProto",
+                "FirestoreWire",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
@@ -97,6 +110,7 @@ let package = Package(
                 "DocumentModel",
                 "DocumentStore",
                 "FirestoreProto",
+                "FirestoreWire",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOCore", package: "swift-nio"),

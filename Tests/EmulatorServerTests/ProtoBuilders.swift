@@ -1,6 +1,7 @@
 @testable import EmulatorServer
 import DocumentModel
 import FirestoreProto
+import FirestoreWire
 import GRPCCore
 import SwiftProtobuf
 

@@ -1,5 +1,6 @@
 @testable import EmulatorServer
 import DocumentModel
+import FirestoreWire
 import Testing
 
 /// Resource names parsed with Google's emulator's messages (measured with probes).

@@ -1,6 +1,7 @@
 import DocumentModel
 import DocumentStore
 import FirestoreProto
+import FirestoreWire
 import SwiftProtobuf
 
 extension FirestoreAPI {

@@ -1,6 +1,7 @@
 import DocumentModel
 import DocumentStore
 import FirestoreProto
+import FirestoreWire
 
 extension Write {
     /// The store write of a `google.firestore.v1.Write` message in `database`.

@@ -6,9 +6,9 @@ import DocumentModel
 /// - Database: `projects/{project}/databases/{database}`.
 /// - Document: `projects/{project}/databases/{database}/documents/{path}`, an even number of ids.
 /// - Parent (of a collection): the database's `.../documents`, or a document name.
-enum ResourceName {
+public enum ResourceName {
     /// A database name.
-    static func database(_ text: String) throws -> DatabaseID {
+    public static func database(_ text: String) throws -> DatabaseID {
         var scanner = Scanner(text, kind: "Database name")
         let database = try scanner.databaseID()
         guard scanner.isAtEnd else { throw scanner.failure("has extra characters") }
@@ -16,7 +16,7 @@ enum ResourceName {
     }
 
     /// A document name.
-    static func document(_ text: String) throws -> DocumentName {
+    public static func document(_ text: String) throws -> DocumentName {
         var scanner = Scanner(text, kind: "Document name")
         let database = try scanner.databaseID()
         try scanner.expect("/")
@@ -30,7 +30,7 @@ enum ResourceName {
     }
 
     /// The parent of a collection: the database root or a document.
-    static func parent(_ text: String) throws -> (database: DatabaseID, path: ResourcePath) {
+    public static func parent(_ text: String) throws -> (database: DatabaseID, path: ResourcePath) {
         var scanner = Scanner(text, kind: "Document parent name")
         let database = try scanner.databaseID()
         try scanner.expect("/")

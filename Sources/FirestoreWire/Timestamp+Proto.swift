@@ -6,12 +6,12 @@ extension Timestamp {
     ///
     /// - Throws: `FirestoreError.invalidArgument` when it lies outside years 1 to 9999 or its
     ///   nanoseconds are out of range.
-    init(proto: Google_Protobuf_Timestamp) throws {
+    public init(proto: Google_Protobuf_Timestamp) throws {
         try self.init(seconds: proto.seconds, nanoseconds: proto.nanos)
     }
 
     /// The timestamp as a `google.protobuf.Timestamp`.
-    var proto: Google_Protobuf_Timestamp {
+    public var proto: Google_Protobuf_Timestamp {
         Google_Protobuf_Timestamp(seconds: seconds, nanos: nanoseconds)
     }
 }

@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "FirestoreProto", targets: ["FirestoreProto"]),
         .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
         .library(name: "EmulatorServer", targets: ["EmulatorServer"]),
+        .library(name: "Hearth", targets: ["Hearth"]),
+        .library(name: "UserService", targets: ["UserService"]),
+        .library(name: "HearthTesting", targets: ["HearthTesting"]),
         .executable(name: "hearth", targets: ["HearthCLI"]),
     ],
     dependencies: [
@@ -74,6 +77,29 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // The Swift client API: FirebaseFirestore's names over an embedded store or a remote emulator.
+        .target(
+            name: "Hearth",
+            dependencies: [
+                "DocumentModel",
+                "DocumentStore",
+                "SecurityRules",
+                "FirestoreProto",
+                "FirestoreWire",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // The profile service of specs/004, written against the client API only.
+        .target(name: "UserService", dependencies: ["Hearth"], swiftSettings: upcoming),
+        // The rules-testing harness (the counterpart of @firebase/rules-unit-testing).
+        .target(
+            name: "HearthTesting",
+            dependencies: ["Hearth", "DocumentModel", "DocumentStore", "SecurityRules"],
+            swiftSettings: upcoming
+        ),
         .executableTarget(
             name: "HearthCLI",
             dependencies: [
@@ -96,7 +122,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "HearthBenchmarks",
-            dependencies: ["DocumentModel", "DocumentStore", "LevelDB", "SecurityRules"],
+            dependencies: [
+                "DocumentModel", "DocumentStore", "LevelDB", "SecurityRules",
+                "Hearth", "UserService", "HearthTesting", "EmulatorServer",
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(name: "LevelDBTests", dependencies: ["LevelDB"], swiftSettings: upcoming),
@@ -116,6 +145,21 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "HearthTests",
+            dependencies: ["Hearth", "EmulatorServer", "DocumentModel", "DocumentStore", "SecurityRules"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "UserServiceTests",
+            dependencies: ["UserService", "Hearth", "HearthTesting", "EmulatorServer", "DocumentStore"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "HearthTestingTests",
+            dependencies: ["HearthTesting", "Hearth", "EmulatorServer", "DocumentStore", "SecurityRules"],
             swiftSettings: upcoming
         ),
         .testTarget(name: "HearthCLITests", dependencies: ["HearthCLI", "DocumentModel", "DocumentStore"], swiftSettings: upcoming),

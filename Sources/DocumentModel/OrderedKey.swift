@@ -29,22 +29,31 @@
 /// equal the double of the same value.
 public struct OrderedKey: Sendable, Hashable {
     /// The encoded bytes.
-    public private(set) var bytes: [UInt8]
+    public var bytes: [UInt8] { storage }
+
+    // Internal storage, so that the small appends below can be inlined into callers that
+    // build many keys (the index entries of every commit).
+    @usableFromInline var storage: [UInt8]
 
     public init(capacity: Int = 32) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = []
+        storage.reserveCapacity(capacity)
     }
 
+    /// The number of bytes so far.
+    @inlinable public var count: Int { storage.count }
+
     /// Appends a single raw byte, such as a table tag.
-    public mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
+    @inlinable public mutating func appendByte(_ byte: UInt8) { storage.append(byte) }
 
     /// Appends bytes that are already encoded components (such as an encoded path).
-    public mutating func appendEncoded(_ encoded: [UInt8]) { bytes.append(contentsOf: encoded) }
+    @inlinable public mutating func appendEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
 
     /// Drops every byte after the first `count`, keeping the buffer: for building many keys
     /// that share a prefix in one buffer.
-    public mutating func truncate(to count: Int) { bytes.removeSubrange(count...) }
+    @inlinable public mutating func truncate(to count: Int) {
+        storage.removeLast(storage.count - count)
+    }
 
     /// Appends a string component.
     public mutating func appendString(_ text: String) {
@@ -60,14 +69,14 @@ public struct OrderedKey: Sendable, Hashable {
     private mutating func appendEscaped(_ data: UnsafeBufferPointer<UInt8>) {
         // Copies the runs between zero bytes in bulk (ids and names rarely hold a zero byte).
         var start = 0
-        while let zero = data[start...].firstIndex(of: 0) {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...zero]))
-            bytes.append(0xFF)
-            start = zero + 1
+        for index in data.indices where data[index] == 0 {
+            storage.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...index]))
+            storage.append(0xFF)
+            start = index + 1
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...]))
-        bytes.append(0x00)
-        bytes.append(0x01)
+        storage.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...]))
+        storage.append(0x00)
+        storage.append(0x01)
     }
 
     /// Appends the segments of a path (each a string component) without the end marker: a
@@ -83,14 +92,14 @@ public struct OrderedKey: Sendable, Hashable {
     }
 
     /// Appends the `00 00` marker that ends a path, an array or a map.
-    public mutating func appendEnd() {
-        bytes.append(0x00)
-        bytes.append(0x00)
+    @inlinable public mutating func appendEnd() {
+        storage.append(0x00)
+        storage.append(0x00)
     }
 
     /// Appends 8 big-endian bytes.
     public mutating func appendUInt64(_ value: UInt64) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+        withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// Appends a signed integer so that smaller integers sort first.
@@ -107,46 +116,46 @@ public struct OrderedKey: Sendable, Hashable {
     public mutating func appendValue(_ value: Value) {
         switch value {
         case .null:
-            bytes.append(0x05)
+            storage.append(0x05)
         case .boolean(let flag):
-            bytes.append(0x0A)
-            bytes.append(flag ? 1 : 0)
+            storage.append(0x0A)
+            storage.append(flag ? 1 : 0)
         case .integer(let integer):
             appendNumber(integer: integer)
         case .double(let double):
             if double.isNaN {
-                bytes.append(0x0F)
+                storage.append(0x0F)
             } else {
-                bytes.append(0x10)
+                storage.append(0x10)
                 appendOrderedDouble(double)
-                bytes.append(0)
-                bytes.append(0)
+                storage.append(0)
+                storage.append(0)
             }
         case .timestamp(let timestamp):
-            bytes.append(0x14)
+            storage.append(0x14)
             appendInt64(timestamp.seconds)
-            withUnsafeBytes(of: UInt32(timestamp.nanoseconds).bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+            withUnsafeBytes(of: UInt32(timestamp.nanoseconds).bigEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         case .string(let text):
-            bytes.append(0x19)
+            storage.append(0x19)
             appendString(text)
         case .bytes(let data):
-            bytes.append(0x1E)
+            storage.append(0x1E)
             appendBytes(data)
         case .reference(let name):
-            bytes.append(0x23)
+            storage.append(0x23)
             appendString(name.databaseID.project)
             appendString(name.databaseID.database)
             appendPath(name.path)
         case .geoPoint(let point):
-            bytes.append(0x28)
+            storage.append(0x28)
             appendOrderedDouble(point.latitude)
             appendOrderedDouble(point.longitude)
         case .array(let elements):
-            bytes.append(0x2D)
+            storage.append(0x2D)
             for element in elements { appendValue(element) }
             appendEnd()
         case .map(let map):
-            bytes.append(0x32)
+            storage.append(0x32)
             for entry in map.entries {
                 appendString(entry.key)
                 appendValue(entry.value)
@@ -160,10 +169,10 @@ public struct OrderedKey: Sendable, Hashable {
         var floor = Double(integer)
         if floor >= 0x1p63 || Int64(floor) > integer { floor = floor.nextDown }
         let remainder = UInt16(integer &- Int64(floor))
-        bytes.append(0x10)
+        storage.append(0x10)
         appendOrderedDouble(floor)
-        bytes.append(UInt8(remainder >> 8))
-        bytes.append(UInt8(remainder & 0xFF))
+        storage.append(UInt8(remainder >> 8))
+        storage.append(UInt8(remainder & 0xFF))
     }
 
     /// A double's bits arranged so that bytewise order is numeric order (`-0.0` as `0.0`).
@@ -177,6 +186,6 @@ public struct OrderedKey: Sendable, Hashable {
     public static func encoding(of value: Value) -> [UInt8] {
         var key = OrderedKey()
         key.appendValue(value)
-        return key.bytes
+        return key.storage
     }
 }

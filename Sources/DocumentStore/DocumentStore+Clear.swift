@@ -15,21 +15,21 @@ extension DocumentStore {
     /// - Returns: the commit time, or `nil` if there was nothing to delete (nothing is written).
     @discardableResult
     public func clear(_ databaseID: DatabaseID, below path: ResourcePath = .root) throws -> Timestamp? {
-        try commitState.withLock { clock in
+        try commitState.withLock { state in
             try DocumentStore.mapLevelDBErrors {
                 let live = try liveDocuments(in: StorageKeys.subtreePrefix(databaseID, path))
                 guard !live.isEmpty else { return nil }
-                let version = clock.next()
+                let version = state.clock.next()
                 let commitTime = Timestamp(microsecondsSinceEpoch: version)
                 var pending = PendingCommit(commitTime: commitTime, writeCount: live.count)
                 for document in live {
-                    let position = try pending.touch(document.name) { _ in .live(document) }
+                    let position = try pending.touch(document.name) { _, _ in .live(document) }
                     pending.record(.tombstone, at: position)
                 }
-                let batch = try pending.makeBatch(version: version)
-                var lastCommit = OrderedKey(capacity: 8)
-                lastCommit.appendInt64(version)
-                batch.put(StorageKeys.metadata(.lastCommit), lastCommit.bytes)
+                // A clear only deletes entries, so it indexes no new collection group.
+                var indexGroups = state.indexGroups
+                let batch = state.emptyBatch()
+                pending.fill(batch, version: version, indexGroups: &indexGroups)
                 // The tail of `commit(_:)`: write, publish the version, tell listeners.
                 try database.write(batch, sync: configuration.syncCommits)
                 lastCommittedVersion.store(version, ordering: .releasing)

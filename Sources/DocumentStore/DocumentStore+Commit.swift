@@ -23,7 +23,7 @@ extension DocumentStore {
         _ writes: [Write], verifyingReads reads: [DocumentName: Int64?], authorizer: CommitAuthorizer? = nil
     ) throws -> CommitResult {
         let writes = try WriteValidator.validated(writes)
-        return try commitState.withLock { clock in
+        return try commitState.withLock { state in
             try DocumentStore.mapLevelDBErrors {
                 let cursor = LazyCursor(database)
                 for (name, readVersion) in reads {
@@ -35,7 +35,7 @@ extension DocumentStore {
                                 + "Retry the transaction.")
                     }
                 }
-                let version = clock.next()
+                let version = state.clock.next()
                 let commitTime = Timestamp(microsecondsSinceEpoch: version)
                 var pending = PendingCommit(commitTime: commitTime, writeCount: writes.count)
                 var results: [WriteResult] = []
@@ -47,7 +47,7 @@ extension DocumentStore {
                 if authorizer != nil { existedBefore.reserveCapacity(writes.count) }
                 for write in writes {
                     let position = try pending.touch(write.name) {
-                        try readStoredVersion($0, atVersion: .max, cursor: cursor)
+                        try readStoredVersion($0, keyPrefix: $1, atVersion: .max, cursor: cursor)
                     }
                     let current = pending.state(at: position)
                     if authorizer != nil { existedBefore.append(current?.document != nil) }
@@ -68,11 +68,11 @@ extension DocumentStore {
                     try authorizer(commitTime, existedBefore, before, after)
                 }
                 if let deferredFailure { throw deferredFailure }
-                let batch = try pending.makeBatch(version: version)
-                var lastCommit = OrderedKey(capacity: 8)
-                lastCommit.appendInt64(version)
-                batch.put(StorageKeys.metadata(.lastCommit), lastCommit.bytes)
+                var indexGroups = state.indexGroups
+                let batch = state.emptyBatch()
+                pending.fill(batch, version: version, indexGroups: &indexGroups)
                 try database.write(batch, sync: configuration.syncCommits)
+                state.indexGroups = indexGroups
                 presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
                 lastCommittedVersion.store(version, ordering: .releasing)
                 publish(pending, version: version)

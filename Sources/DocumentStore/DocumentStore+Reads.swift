@@ -95,12 +95,19 @@ extension DocumentStore {
 
     /// The stored version of `name` visible at `version`, or `nil` if it never existed then.
     func readStoredVersion(_ name: DocumentName, atVersion version: Int64, cursor lazy: LazyCursor) throws -> StoredVersion? {
+        try readStoredVersion(name, keyPrefix: StorageKeys.versionsPrefix(name), atVersion: version, cursor: lazy)
+    }
+
+    /// The stored version of `name`, whose versions start with `keyPrefix`
+    /// (`StorageKeys.versionsPrefix(name)`), visible at `version`, or `nil` if it never existed then.
+    func readStoredVersion(
+        _ name: DocumentName, keyPrefix: [UInt8], atVersion version: Int64, cursor lazy: LazyCursor
+    ) throws -> StoredVersion? {
         // The key of `version` is the document's versions prefix and 8 version bytes; the
         // newest version at or before it is the first key at or after it with that prefix.
-        let key = StorageKeys.version(name, version)
-        let prefixCount = key.count - 8
-        guard key.withUnsafeBytes({ presence.mayContain(keyPrefix: UnsafeRawBufferPointer(rebasing: $0.prefix(prefixCount))) })
-        else { return nil }
+        guard keyPrefix.withUnsafeBytes({ presence.mayContain(keyPrefix: $0) }) else { return nil }
+        let key = keyPrefix + StorageKeys.descending(version)
+        let prefixCount = keyPrefix.count
         let cursor = try lazy.cursor()
         cursor.seek(to: key)
         guard cursor.isValid, cursor.withKey({ found in

@@ -21,13 +21,14 @@ import Synchronization
 /// ```
 public final class DocumentStore: Sendable {
     /// The storage format this version reads and writes. Format 2 added the single-field
-    /// index; a format-1 folder gets its index built when it is opened.
-    public static let formatVersion: UInt64 = 2
+    /// index; format 3 shortened its keys (a collection group id instead of the project,
+    /// database and group names). An older folder gets its index rebuilt when it is opened.
+    public static let formatVersion: UInt64 = 3
 
     let database: Database
     let configuration: StoreConfiguration
     /// The commit path's state; holding the lock is what makes a commit the only writer.
-    let commitState: Mutex<CommitClock>
+    let commitState: Mutex<CommitState>
     /// The newest version whose commit is fully written, readable without taking the lock.
     let lastCommittedVersion: Atomic<Int64>
     /// Which documents may exist, so reads of documents that cannot exist skip LevelDB.
@@ -55,8 +56,9 @@ public final class DocumentStore: Sendable {
             throw DocumentStore.storeError(error)
         }
         self.configuration = configuration
-        let lastVersion = try DocumentStore.prepareMetadata(database)
-        commitState = Mutex(CommitClock(clock: configuration.clock, lastVersion: lastVersion))
+        let (lastVersion, indexGroups) = try DocumentStore.prepareMetadata(database)
+        commitState = Mutex(
+            CommitState(clock: CommitClock(clock: configuration.clock, lastVersion: lastVersion), indexGroups: indexGroups))
         lastCommittedVersion = Atomic(lastVersion)
         presence = DocumentPresenceFilter(scanning: database)
         transactions = TransactionManager(
@@ -88,9 +90,9 @@ public final class DocumentStore: Sendable {
         return version == 0 ? nil : Timestamp(microsecondsSinceEpoch: version)
     }
 
-    /// Checks the format version of an existing store, or writes it into a new one, and returns
-    /// the last commit version.
-    private static func prepareMetadata(_ database: Database) throws -> Int64 {
+    /// Checks the format version of an existing store (upgrading an older one), or writes it
+    /// into a new one, and returns the last commit version and the index's collection groups.
+    private static func prepareMetadata(_ database: Database) throws -> (Int64, IndexGroupCatalog) {
         try mapLevelDBErrors {
             let formatKey = StorageKeys.metadata(.formatVersion)
             if let stored = try database.get(formatKey) {
@@ -102,15 +104,16 @@ public final class DocumentStore: Sendable {
                         "Data folder '\(database.path)' uses storage format \(format), but this Hearth reads only "
                             + "format \(formatVersion) and older: use a newer Hearth")
                 }
-                if format < formatVersion { try IndexRebuild.run(database, upgradingTo: formatVersion) }
+                if format < formatVersion { try IndexRebuild.run(database, upgradingFrom: format, to: formatVersion) }
             } else {
                 var key = OrderedKey(capacity: 8)
                 key.appendUInt64(formatVersion)
                 try database.put(formatKey, key.bytes, sync: true)
             }
-            guard let last = try database.get(StorageKeys.metadata(.lastCommit)) else { return 0 }
+            let indexGroups = try IndexGroupCatalog.load(from: database)
+            guard let last = try database.get(StorageKeys.metadata(.lastCommit)) else { return (0, indexGroups) }
             var reader = OrderedKeyReader(last)
-            return try reader.readInt64()
+            return (try reader.readInt64(), indexGroups)
         }
     }
 

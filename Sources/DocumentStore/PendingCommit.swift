@@ -6,6 +6,8 @@ import LevelDB
 struct PendingCommit {
     private struct Entry {
         let name: DocumentName
+        /// The prefix of every version's key (`StorageKeys.versionsPrefix(name)`).
+        let keyPrefix: [UInt8]
         let before: StoredVersion?
         var after: StoredVersion?
     }
@@ -31,14 +33,13 @@ struct PendingCommit {
     }
 
     /// The document's place in the commit; on its first touch its current state is read from
-    /// the store with `read`.
+    /// the store with `read`, given the name and the prefix of its versions' keys.
     mutating func touch(
-        _ name: DocumentName, readingWith read: (DocumentName) throws -> StoredVersion?
+        _ name: DocumentName, readingWith read: (DocumentName, [UInt8]) throws -> StoredVersion?
     ) throws -> Position {
         if entries.count <= PendingCommit.linearSearchLimit {
             if let index = entries.firstIndex(where: { $0.name == name }) { return Position(index: index) }
-            let stored = try read(name)
-            entries.append(Entry(name: name, before: stored, after: stored))
+            try appendEntry(name, readingWith: read)
             if entries.count > PendingCommit.linearSearchLimit {
                 for (index, entry) in entries.enumerated() { positions[entry.name] = index }
             }
@@ -52,9 +53,16 @@ struct PendingCommit {
             return slot
         }(&positions[name, default: -1])
         if index < next { return Position(index: index) }
-        let stored = try read(name)
-        entries.append(Entry(name: name, before: stored, after: stored))
+        try appendEntry(name, readingWith: read)
         return Position(index: index)
+    }
+
+    private mutating func appendEntry(
+        _ name: DocumentName, readingWith read: (DocumentName, [UInt8]) throws -> StoredVersion?
+    ) throws {
+        let keyPrefix = StorageKeys.versionsPrefix(name)
+        let stored = try read(name, keyPrefix)
+        entries.append(Entry(name: name, keyPrefix: keyPrefix, before: stored, after: stored))
     }
 
     /// The document's current state within the commit.
@@ -110,19 +118,21 @@ struct PendingCommit {
     /// version (for the presence filter).
     func createdDocumentKeyPrefixes() -> [[UInt8]] {
         entries.compactMap { entry in
-            entry.before == nil && changes(entry) ? StorageKeys.versionsPrefix(entry.name) : nil
+            entry.before == nil && changes(entry) ? entry.keyPrefix : nil
         }
     }
 
-    /// The write batch for every changed document: its new version, expiry-queue entries for
-    /// the version it supersedes and for a tombstone it writes, and its index changes (the
-    /// entries of the replaced version out, those of the new version in).
-    func makeBatch(version: Int64) throws -> WriteBatch {
-        let batch = WriteBatch()
+    /// Fills `batch` (empty) with the commit's writes: for every changed document its new
+    /// version, expiry-queue entries for the version it supersedes and for a tombstone it
+    /// writes, and its index changes (the entries of the replaced version out, those of the
+    /// new version in); and the last commit version, which every commit batch writes (see
+    /// `StorageKeys`). Collection groups indexed for the first time get their ids in
+    /// `indexGroups`, which the caller keeps only once the batch is written.
+    func fill(_ batch: WriteBatch, version: Int64, indexGroups: inout IndexGroupCatalog) {
         for entry in entries {
             guard changes(entry) else { continue }
             let name = entry.name
-            let key = StorageKeys.version(name, version)
+            let key = entry.keyPrefix + StorageKeys.descending(version)
             if let before = entry.before?.document {
                 batch.put(
                     StorageKeys.expiry(
@@ -136,8 +146,11 @@ struct PendingCommit {
                 batch.put(key, StoredVersion.tombstoneBytes)
                 batch.put(StorageKeys.expiry(at: version, documentKey: key), [])
             }
-            IndexEntries.update(batch, before: entry.before?.document, after: entry.after?.document)
+            IndexEntries.update(
+                batch, before: entry.before?.document, after: entry.after?.document, groups: &indexGroups)
         }
-        return batch
+        var lastCommit = OrderedKey(capacity: 8)
+        lastCommit.appendInt64(version)
+        batch.put(StorageKeys.lastCommitKey, lastCommit.bytes)
     }
 }

@@ -12,7 +12,8 @@ import DocumentModel
 /// | `01` | metadata | `01`, name (string) | see `MetadataKey` |
 /// | `02` | documents | `02`, project, database (strings), document path, version descending | `StoredVersion` |
 /// | `03` | expiry queue | `03`, expiry version ascending, then the full documents-table key | empty |
-/// | `04` | single-field index | `04`, project, database, collection group (strings), field path, entry kind, value, document path | empty |
+/// | `04` | single-field index | `04`, collection group id (4 bytes), field path, entry kind, value, document path | empty |
+/// | `05` | index groups | `05`, project, database, collection group (strings) | the group's id, 4 bytes big-endian |
 ///
 /// **Documents** are multi-version: each commit that changes a document adds a key with its
 /// commit version, newest first, so a read at time `T` seeks to `prefix + descending(T)` and
@@ -27,7 +28,11 @@ import DocumentModel
 /// newest live version of a document is never enqueued, so it is never collected.
 ///
 /// **Single-field index**: one key per indexed value of the *current* version of every live
-/// document, written in the commit's batch (see `IndexEntries`). The *field path* is the field
+/// document, written in the commit's batch (see `IndexEntries`). The *collection group id*
+/// stands for a project, database and collection group (see `IndexGroupCatalog`): ids are
+/// assigned from 1 as groups are first indexed, stored in the index-groups table in the batch of
+/// the first entries under them, and never reused, so each group's entries are one contiguous
+/// prefix and a key carries 4 bytes instead of the three names. The *field path* is the field
 /// names as strings, then `00 00`; the *entry kind* is one byte (`IndexKind`): `00` document
 /// (empty field path, no value: one per document, for scans of a collection group in name
 /// order), `01` value (the field's whole value, for every field, every map and every value
@@ -45,6 +50,7 @@ public enum StorageKeys {
         case documents = 0x02
         case expiry = 0x03
         case index = 0x04
+        case indexGroups = 0x05
     }
 
     /// Names in the metadata table.
@@ -62,6 +68,9 @@ public enum StorageKeys {
         key.appendString(name.rawValue)
         return key.bytes
     }
+
+    /// The key of the last commit version (`metadata(.lastCommit)`), which every commit writes.
+    static let lastCommitKey = metadata(.lastCommit)
 
     /// The prefix of every key of one database's documents table.
     public static func databasePrefix(_ database: DatabaseID) -> OrderedKey {

@@ -4,6 +4,7 @@ import GRPCCore
 import GRPCNIOTransportHTTP2Posix
 import NIOCore
 import NIOPosix
+import SecurityRules
 
 /// The Firestore emulator's server: Firestore's gRPC API (`google.firestore.v1.Firestore`), its
 /// REST API and the emulator's admin endpoints, all on one port, over a `DocumentStore`.
@@ -25,6 +26,12 @@ public final class EmulatorServer: Sendable {
     public let store: DocumentStore
     /// How the server listens.
     public let configuration: EmulatorServerConfiguration
+    /// Every project's security rules: `configuration.rules` once `run()` starts, replaced with
+    /// `setServerRules(_:)` (as `hearth start` does when the rules file changes) or per project
+    /// through `PUT /emulator/v1/projects/{p}:securityRules`.
+    public let rules: ProjectRules
+    /// Why `configuration.rules` did not load, if it did not: the server then never listens.
+    private let rulesFailure: RulesCompilationError?
     private let transport: HTTP2ServerTransport.Custom<OnePortListenerFactory>
     private let grpcServer: GRPCServer<HTTP2ServerTransport.Custom<OnePortListenerFactory>>
 
@@ -33,8 +40,16 @@ public final class EmulatorServer: Sendable {
         self.store = store
         self.configuration = configuration
         let api = FirestoreAPI(store: store)
-        let runner = RequestRunner(log: configuration.onRequest)
-        let gateway = RESTGateway(api: api, runner: runner)
+        let rules = ProjectRules(store: store)
+        self.rules = rules
+        do {
+            try rules.setServerRules(configuration.rules)
+            rulesFailure = nil
+        } catch {
+            rulesFailure = error
+        }
+        let runner = RequestRunner(log: configuration.onRequest, rules: rules)
+        let gateway = RESTGateway(api: api, runner: runner, rulesAdmin: RulesAdmin(rules: rules))
         let sizeLimit = RequestSizeLimit(bytes: configuration.maxRequestBytes)
         let factory = OnePortListenerFactory(
             host: configuration.host, port: configuration.port,
@@ -53,9 +68,11 @@ public final class EmulatorServer: Sendable {
     /// Listens and serves until `beginGracefulShutdown()` is called and every open request
     /// and connection has finished.
     ///
-    /// - Throws: `FirestoreError` with `.unavailable` when the port is in use or the address
-    ///   cannot be bound, naming the address.
+    /// - Throws: `RulesCompilationError` when `configuration.rules` has errors (the server does
+    ///   not listen then); `FirestoreError` with `.unavailable` when the port is in use or the
+    ///   address cannot be bound, naming the address.
     public func run() async throws {
+        if let rulesFailure { throw rulesFailure }
         do {
             try await grpcServer.serve()
         } catch {
@@ -66,9 +83,11 @@ public final class EmulatorServer: Sendable {
     /// The address the server listens on, once it does (with the actual port when the
     /// configuration asked for port 0).
     ///
-    /// - Throws: `FirestoreError` with `.unavailable` if the server stopped or could not listen.
+    /// - Throws: `RulesCompilationError` when `configuration.rules` has errors; `FirestoreError`
+    ///   with `.unavailable` if the server stopped or could not listen.
     public var listeningAddress: ServerAddress {
         get async throws {
+            if let rulesFailure { throw rulesFailure }
             let address = await transport.listeningAddress
             if let ipv4 = address?.ipv4 { return ServerAddress(host: ipv4.host, port: ipv4.port) }
             if let ipv6 = address?.ipv6 { return ServerAddress(host: ipv6.host, port: ipv6.port) }

@@ -3,6 +3,7 @@
 /// ```swift
 /// var configuration = EmulatorServerConfiguration(host: "127.0.0.1", port: 0)  // 0: any free port
 /// configuration.onRequest = { entry in print(entry) }
+/// configuration.rules = RulesFile(source: rulesText)   // every project's security rules
 /// ```
 public struct EmulatorServerConfiguration: Sendable {
     /// The address to listen on. Only loopback (`127.0.0.1`, the default) keeps the emulator,
@@ -16,14 +17,19 @@ public struct EmulatorServerConfiguration: Sendable {
     public var maxRequestBytes: Int
     /// Called once per request, after it finished, from any thread.
     public var onRequest: @Sendable (RequestLogEntry) -> Void
+    /// The security rules of every project, as Google's emulator applies its `--rules` file;
+    /// `nil` leaves every project open (every request allowed), as the emulator does without
+    /// one. `PUT /emulator/v1/projects/{p}:securityRules` replaces one project's.
+    public var rules: RulesFile?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxRequestBytes: Int = 10 * 1024 * 1024,
-        onRequest: @escaping @Sendable (RequestLogEntry) -> Void = { _ in }
+        rules: RulesFile? = nil, onRequest: @escaping @Sendable (RequestLogEntry) -> Void = { _ in }
     ) {
         self.host = host
         self.port = port
         self.maxRequestBytes = maxRequestBytes
+        self.rules = rules
         self.onRequest = onRequest
     }
 }

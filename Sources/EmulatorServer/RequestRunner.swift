@@ -2,28 +2,33 @@ import DocumentModel
 import Foundation
 
 /// Runs one request for either protocol: reads the caller from the `Authorization` header,
-/// runs the work, reports one `RequestLogEntry`, and turns any failure into a `WireStatus`.
+/// gives the project named by the request's path its rules (`ProjectRules.prepare`), runs the
+/// work, reports one `RequestLogEntry`, and turns any failure into a `WireStatus`.
 struct RequestRunner: Sendable {
     /// Receives every request's log entry.
     let log: @Sendable (RequestLogEntry) -> Void
+    /// Every project's security rules.
+    let rules: ProjectRules
 
     func run<Result: Sendable>(
         _ transport: RequestLogEntry.Transport, method: String, path: String, authorization: String?,
         _ body: (RequestContext) async throws -> Result
     ) async throws(WireStatus) -> Result {
         let start = ContinuousClock.now
-        var caller = "-"
+        var context: RequestContext?
         func finish(_ failure: WireStatus?) {
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             log(RequestLogEntry(
-                transport: transport, method: method, path: path, caller: caller,
-                failure: failure.map { FirestoreError($0.code, $0.message) }, duration: seconds))
+                transport: transport, method: method, path: path, caller: context?.callerDescription ?? "-",
+                failure: failure.map { FirestoreError($0.code, $0.message) }, duration: seconds,
+                rules: RequestLogEntry.RulesOutcome(isAdmin: context?.isAdmin, failure: failure?.code)))
         }
         do {
-            let context = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
-            caller = context.callerDescription
-            let result = try await body(context)
+            let parsed = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
+            context = parsed
+            if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
+            let result = try await body(parsed)
             finish(nil)
             return result
         } catch {
@@ -31,5 +36,18 @@ struct RequestRunner: Sendable {
             finish(status)
             throw status
         }
+    }
+
+    /// The project a request's path names: `projects/{p}/...` for gRPC, `/v1/projects/{p}/...`
+    /// or `/emulator/v1/projects/{p}...` for HTTP.
+    static func project(inPath path: String) -> String? {
+        var rest = Substring(path)
+        for prefix in ["/emulator/v1/", "/v1/", "/"] where rest.hasPrefix(prefix) {
+            rest = rest.dropFirst(prefix.count)
+            break
+        }
+        guard rest.hasPrefix("projects/") else { return nil }
+        let project = rest.dropFirst("projects/".count).prefix { $0 != "/" && $0 != ":" }
+        return project.isEmpty ? nil : String(project)
     }
 }

@@ -7,6 +7,7 @@ import LevelDB
 // the cheapest way to get the same documents, in the same run. See BENCHMARKS.md.
 //
 //   swift run -c release HearthBenchmarks queries [--documents N] [--iterations I] [--creates C]
+//       [--create-rounds R] [--only create]
 
 struct QueryBenchmarkOptions {
     var documents = 1_000_000
@@ -14,16 +15,23 @@ struct QueryBenchmarkOptions {
     var smallDocuments = 10_000
     var iterations = 1000
     var creates = 20_000
+    /// Rounds of the index-maintenance measurement (fresh folders each; best round per side).
+    var createRounds = 3
+    /// Only the index-maintenance measurement (no collections loaded), e.g. under a profiler.
+    var onlyCreate = false
 }
 
 let queriesUsage = """
-    Usage: HearthBenchmarks queries [--documents N] [--iterations I] [--creates C]
+    Usage: HearthBenchmarks queries [--documents N] [--iterations I] [--creates C] [--create-rounds R]
+                                    [--only create]
 
       queries        the query engine on N users/<uid> documents (default 1000000): equality,
                      range with order and limit, collection group, count, the same queries on
                      10000 documents, and creating a user with its index entries
       --iterations I queries per measurement (default 1000)
       --creates C    documents created for the index-maintenance measurement (default 20000)
+      --create-rounds R  rounds of that measurement, each side's best reported (default 3)
+      --only create  only the index-maintenance measurement (loads no collection)
     """
 
 func parseQueryOptions(_ arguments: ArraySlice<String>) -> QueryBenchmarkOptions {
@@ -34,6 +42,11 @@ func parseQueryOptions(_ arguments: ArraySlice<String>) -> QueryBenchmarkOptions
             print(queriesUsage)
             exit(0)
         }
+        if flag == "--only" {
+            guard rest.popFirst() == "create" else { fail("--only needs 'create'") }
+            options.onlyCreate = true
+            continue
+        }
         guard let text = rest.popFirst(), let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else {
             fail("\(flag) needs a positive integer")
         }
@@ -41,6 +54,7 @@ func parseQueryOptions(_ arguments: ArraySlice<String>) -> QueryBenchmarkOptions
         case "--documents", "-n": options.documents = value
         case "--iterations": options.iterations = value
         case "--creates": options.creates = value
+        case "--create-rounds": options.createRounds = value
         default: fail("unknown argument '\(flag)'")
         }
     }
@@ -89,6 +103,12 @@ func runQueries(_ options: QueryBenchmarkOptions) throws {
     #if DEBUG
     print("WARNING: this is a debug build; run with `swift run -c release HearthBenchmarks queries`.")
     #endif
+    if options.onlyCreate {
+        report(
+            try QueryWorkloads(iterations: options.iterations).create(
+                count: options.creates, rounds: options.createRounds, scratch: scratch))
+        return
+    }
     let large = try QueryUsers(count: options.documents)
     let small = try QueryUsers(count: options.smallDocuments)
     let clock = ContinuousClock()
@@ -111,8 +131,13 @@ func runQueries(_ options: QueryBenchmarkOptions) throws {
     measurements.append(contentsOf: try workloads.scaling(small: (small, smallStore), large: (large, largeStore)))
     try smallStore.close()
     try largeStore.close()
-    measurements.append(contentsOf: try workloads.create(count: options.creates, scratch: scratch))
+    measurements.append(
+        contentsOf: try workloads.create(count: options.creates, rounds: options.createRounds, scratch: scratch))
+    report(measurements)
+}
 
+/// Prints the table of `measurements` and the goals they miss.
+func report(_ measurements: [QueryMeasurement]) {
     print()
     printQueryTable(measurements)
     let failed = measurements.filter { !$0.passes }

@@ -134,8 +134,9 @@ struct QueryWorkloads {
 
     /// Creating a user, with its index entries, one per commit, against a raw LevelDB put of
     /// the document's key and value alone; and, for reference, raw LevelDB writing one batch of
-    /// the document and its index keys (what the index costs LevelDB itself).
-    func create(count: Int, scratch: Scratch) throws -> [QueryMeasurement] {
+    /// the document and its index keys (what the index costs LevelDB itself). Each of `rounds`
+    /// rounds uses fresh folders; each side's best round is reported, as in `storage`.
+    func create(count: Int, rounds: Int, scratch: Scratch) throws -> [QueryMeasurement] {
         let users = try QueryUsers(count: count)
         let writes = try (0..<count).map { Write.create(try users.name($0), fields: users.fields($0)) }
         let version = SystemWallClock().now().microsecondsSinceEpoch
@@ -144,33 +145,41 @@ struct QueryWorkloads {
             let time = Timestamp(microsecondsSinceEpoch: version + Int64(number))
             let name = try users.name(number)
             let document = Document(name: name, fields: users.fields(number), createTime: time, updateTime: time)
+            // A new store gives the first collection group it indexes id 1.
             raw.append((StorageKeys.version(name, version + Int64(number)), DocumentCodec.encode(document),
-                StorageKeys.indexKeys(of: document)))
+                StorageKeys.indexKeys(of: document, groupID: 1)))
         }
-        let store = try DocumentStore(path: scratch.folder("queries-create"), configuration: storeConfiguration())
-        let database = try Database(path: scratch.folder("queries-raw"), options: levelDBOptions)
-        let floor = try Database(path: scratch.folder("queries-floor"), options: levelDBOptions)
-        let times = try interleave(
-            [
-                Side(run: { range in for index in range { try store.commit([writes[index]]) } }, close: { try store.close() }),
-                Side(run: { range in for index in range { try database.put(raw[index].key, raw[index].value) } }, close: { try database.close() }),
-                Side(
-                    run: { range in
-                        for index in range {
-                            let batch = WriteBatch()
-                            batch.put(raw[index].key, raw[index].value)
-                            for key in raw[index].index { batch.put(key, []) }
-                            try floor.write(batch)
-                        }
-                    }, close: { try floor.close() }),
-            ], count: count, chunk: max(1, count / 20), round: 0)
+        var best = [Double](repeating: .infinity, count: 3)
+        for round in 0..<rounds {
+            let folders = ["queries-create", "queries-raw", "queries-floor"].map(scratch.folder)
+            let store = try DocumentStore(path: folders[0], configuration: storeConfiguration())
+            let database = try Database(path: folders[1], options: levelDBOptions)
+            let floor = try Database(path: folders[2], options: levelDBOptions)
+            let times = try interleave(
+                [
+                    Side(run: { range in for index in range { try store.commit([writes[index]]) } }, close: { try store.close() }),
+                    Side(run: { range in for index in range { try database.put(raw[index].key, raw[index].value) } }, close: { try database.close() }),
+                    Side(
+                        run: { range in
+                            for index in range {
+                                let batch = WriteBatch()
+                                batch.put(raw[index].key, raw[index].value)
+                                for key in raw[index].index { batch.put(key, []) }
+                                try floor.write(batch)
+                            }
+                        }, close: { try floor.close() }),
+                ], count: count, chunk: max(1, count / 20), round: round)
+            folders.forEach(scratch.remove)
+            print("create round \(round + 1): Hearth \(formatted(times[0])) ns, raw put \(formatted(times[1])) ns, floor \(formatted(times[2])) ns")
+            best = zip(best, times).map { min($0, $1) }
+        }
         let entries = raw.first?.index.count ?? 0
         return [
             QueryMeasurement(
-                label: "create a user with its index entries", hearth: times[0], reference: times[1],
+                label: "create a user with its index entries", hearth: best[0], reference: best[1],
                 referenceLabel: "raw LevelDB put of the document alone", goal: 5),
             QueryMeasurement(
-                label: "  floor: put document + \(entries) index keys", hearth: times[2], reference: times[1],
+                label: "  floor: put document + \(entries) index keys", hearth: best[2], reference: best[1],
                 referenceLabel: "raw LevelDB batch of the document and its index keys (reference)", goal: nil),
         ]
     }

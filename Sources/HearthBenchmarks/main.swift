@@ -23,6 +23,8 @@ let usage = """
     Usage: HearthBenchmarks storage [--documents N] [--rounds R] [--only create1|create500|get]
            HearthBenchmarks listeners [--commits N] [--listeners N] [--rounds R]
            HearthBenchmarks rules [--rules FILE]
+           HearthBenchmarks rules-fuzz [--count N] [--seed S] [--rules FILE]
+           HearthBenchmarks client [--users N] [--creates N] [--cached-reads N] [--environments N] [--rules FILE]
            HearthBenchmarks queries [--documents N] [--iterations I] [--creates C]   (see queries --help)
 
       storage        DocumentStore against raw LevelDB over users/<uid> documents:
@@ -153,7 +155,7 @@ struct UserSet {
             rawKeys.append(StorageKeys.version(name, version))
             let document = Document(name: name, fields: stored, createTime: time, updateTime: time)
             rawValues.append(DocumentCodec.encode(document))
-            rawIndexKeys.append(StorageKeys.indexKeys(of: document))
+            rawIndexKeys.append(StorageKeys.indexKeys(of: document, groupID: 1))
         }
         self.names = names
         self.fields = fields
@@ -517,6 +519,8 @@ do {
     if arguments.first == "rules" {
         let file = arguments.count >= 3 && arguments[1] == "--rules" ? arguments[2] : "rules/firestore.rules"
         try runRulesDecision(rulesFile: file)
+    } else if arguments.first == "rules-fuzz" {
+        try runRulesFuzz(Array(arguments.dropFirst()))
     } else if arguments.first == "listeners" {
         var commits = 2000
         var listeners = 10_000
@@ -532,6 +536,8 @@ do {
             }
         }
         try await runListeners(commits: commits, manyListeners: listeners, rounds: rounds)
+    } else if arguments.first == "client" {
+        try await runClient(parseClientOptions(arguments.dropFirst()))   // ClientBenchmark.swift
     } else if arguments.first == "queries" {
         try runQueries(parseQueryOptions(arguments.dropFirst()))
     } else {

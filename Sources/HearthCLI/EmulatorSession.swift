@@ -3,20 +3,23 @@ import DocumentStore
 import EmulatorServer
 import Foundation
 
-/// One run of the emulator for `hearth start` and `hearth exec`: opens the data folder, serves
-/// it while `body` runs, then shuts the server down gracefully (open requests finish) and
-/// closes the store, so that everything acknowledged is on disk.
+/// One run of the emulator for `hearth start` and `hearth exec`: loads the rules file, opens the
+/// data folder, serves it (reloading the rules file when it changes) while `body` runs, then
+/// shuts the server down gracefully (open requests finish) and closes the store, so that
+/// everything acknowledged is on disk.
 enum EmulatorSession {
     /// Runs `body` with the listening server's address; request log lines (filtered by the
-    /// configuration's log level) go to `log`.
+    /// configuration's log level) and rules notices go to `log`.
     ///
-    /// - Throws: `CommandFailure` when the data folder or the port is in use, or for any other
-    ///   failure to start; `body`'s errors as they are.
+    /// - Throws: `CommandFailure` when the rules file has errors, when the data folder or the
+    ///   port is in use, or for any other failure to start; `body`'s errors as they are.
     static func run<Result: Sendable>(
         _ configuration: EmulatorConfiguration, log: @escaping @Sendable (String) -> Void,
         _ body: (ServerAddress) async throws -> Result
     ) async throws -> Result {
         let level = try LogLevel(parsing: configuration.logLevel)
+        let rulesWatcher = RulesFileWatcher(path: configuration.rules, log: log)
+        let (rules, rulesStamp) = try rulesWatcher.initialRules()
         let store: DocumentStore
         do {
             store = try DocumentStore(path: configuration.dataFolder)
@@ -24,12 +27,14 @@ enum EmulatorSession {
             throw CommandFailure(error.message)
         }
         let serverConfiguration = EmulatorServerConfiguration(
-            host: configuration.host, port: configuration.port,
+            host: configuration.host, port: configuration.port, rules: rules,
             onRequest: { entry in if let line = level.line(for: entry) { log(line) } })
         let result: Result
         do {
             result = try await withEmulatorServer(store: store, configuration: serverConfiguration) { server in
-                try await body(try await server.listeningAddress)
+                let watching = Task { await rulesWatcher.watch(server.rules, from: rulesStamp) }
+                defer { watching.cancel() }
+                return try await body(try await server.listeningAddress)
             }
         } catch let error as FirestoreError {
             try? store.close()

@@ -18,7 +18,7 @@ struct HearthCommand: AsyncParsableCommand {
             """,
         subcommands: [
             InfoCommand.self, StartCommand.self, ExecCommand.self, GetCommand.self, SetCommand.self, DeleteCommand.self,
-            ListCommand.self,
+            ListCommand.self, RulesCommand.self,
         ],
         defaultSubcommand: InfoCommand.self
     )

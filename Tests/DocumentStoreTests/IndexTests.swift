@@ -6,19 +6,27 @@ import Testing
 /// The single-field index: written with the document, only for the current version.
 @Suite("Single-field index")
 struct IndexTests {
+    /// The index groups of a closed store, by id: `project/database/group`.
+    static func groups(_ database: Database) throws -> [[UInt8]: String] {
+        var groups: [[UInt8]: String] = [:]
+        for (key, id) in database.entries(withPrefix: [StorageKeys.Table.indexGroups.rawValue]) {
+            var reader = OrderedKeyReader(key, offset: 1)
+            groups[id] = "\(try reader.readString())/\(try reader.readString())/\(try reader.readString())"
+        }
+        return groups
+    }
+
     /// The index keys of the store (which it closes), as `group|field names|kind`.
     static func entries(_ fixture: StoreFixture) throws -> [String] {
         let folder = fixture.folder
         try fixture.store.close()
         let database = try Database(path: folder)
         defer { try? database.close() }
-        var prefix = OrderedKey()
-        prefix.appendByte(StorageKeys.Table.index.rawValue)
-        return try database.entries(withPrefix: prefix.bytes).map { key, _ in
-            var reader = OrderedKeyReader(key, offset: 1)
-            _ = try reader.readString()
-            _ = try reader.readString()
-            let group = try reader.readString()
+        let groups = try groups(database)
+        return try database.entries(withPrefix: [StorageKeys.Table.index.rawValue]).map { key, _ in
+            // `04`, the group id (4 bytes), the field path, the kind.
+            let group = try #require(groups[Array(key[1..<5])]).split(separator: "/").last.map(String.init) ?? ""
+            var reader = OrderedKeyReader(key, offset: 5)
             let field = try reader.readPath()
             let kind = try reader.readByte()
             return "\(group)|\(field)|\(kind)"
@@ -65,9 +73,9 @@ struct IndexTests {
         try fixture.store.close()
         // Make it a format-1 store: no index entries, format 1.
         let raw = try Database(path: folder)
-        var prefix = OrderedKey()
-        prefix.appendByte(StorageKeys.Table.index.rawValue)
-        for (key, _) in raw.entries(withPrefix: prefix.bytes) { try raw.delete(key) }
+        for table in [StorageKeys.Table.index, .indexGroups] {
+            for (key, _) in raw.entries(withPrefix: [table.rawValue]) { try raw.delete(key) }
+        }
         var format = OrderedKey()
         format.appendUInt64(1)
         try raw.put(StorageKeys.metadata(.formatVersion), format.bytes)
@@ -75,6 +83,60 @@ struct IndexTests {
         try fixture.reopen()
         #expect(try fixture.ids(fixture.query("c", orderBy: [try asc("x")])) == ["a"])
         #expect(try fixture.paths(fixture.query("s", group: true, filter: filter("x", .equal, 1))) == ["c/b/s/x"])
+    }
+
+    @Test("index: a store of format 2 (keys naming project, database and group) gets its index rebuilt with group ids")
+    func rebuildFromFormatTwo() throws {
+        let fixture = try StoreFixture()
+        try fixture.put(["c/a": ["x": 1, "tags": ["t"]], "c/b": ["x": 2], "c/b/s/x": ["x": 1]])
+        let folder = fixture.folder
+        try fixture.store.close()
+        // Make it a format-2 store: its index keys spell out project, database and group, and
+        // there is no index-groups table.
+        let raw = try Database(path: folder)
+        let groups = try Self.groups(raw)
+        for table in [StorageKeys.Table.index, .indexGroups] {
+            for (key, _) in raw.entries(withPrefix: [table.rawValue]) {
+                try raw.delete(key)
+                guard table == .index, let names = groups[Array(key[1..<5])]?.split(separator: "/") else { continue }
+                var old = OrderedKey()
+                old.appendByte(StorageKeys.Table.index.rawValue)
+                for name in names { old.appendString(String(name)) }
+                old.appendEncoded(Array(key[5...]))
+                try raw.put(old.bytes, [])
+            }
+        }
+        #expect(raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]).map { $0.0 }.count == 8)
+        var format = OrderedKey()
+        format.appendUInt64(2)
+        try raw.put(StorageKeys.metadata(.formatVersion), format.bytes)
+        try raw.close()
+        try fixture.reopen()
+        #expect(try fixture.ids(fixture.query("c", orderBy: [try asc("x")])) == ["a", "b"])
+        #expect(try fixture.ids(fixture.query("c", filter: filter("tags", .arrayContains, "t"))) == ["a"])
+        #expect(try fixture.paths(fixture.query("s", group: true, filter: filter("x", .equal, 1))) == ["c/b/s/x"])
+        // The old keys are gone: every entry is under a group id of the new table.
+        #expect(try Self.entries(fixture) == [
+            "c||0", "c||0", "c|tags|1", "c|tags|2", "c|x|1", "c|x|1", "s||0", "s|x|1",
+        ])
+    }
+
+    @Test("index: collection groups of different databases and names get different ids, kept across reopening")
+    func groupIDs() throws {
+        let fixture = try StoreFixture()
+        let other = try DatabaseID(project: "p", database: "d2")
+        try fixture.put(["users/a": ["x": 1], "posts/p": ["x": 1]])
+        try fixture.store.commit([.set(try DocumentName(other, "users/a"), fields: ["x": 2])])
+        try fixture.reopen()
+        try fixture.put(["users/b": ["x": 1], "likes/l": ["x": 1]])
+        let folder = fixture.folder
+        try fixture.store.close()
+        let raw = try Database(path: folder)
+        defer { try? raw.close() }
+        let groups = try Self.groups(raw)
+        #expect(groups.count == 4)
+        #expect(Set(groups.keys).count == 4)
+        #expect(Set(groups.values.map { $0.split(separator: "/").last.map(String.init) ?? "" }) == ["users", "posts", "likes"])
     }
 
     @Test("index: prefix scans of one field stop at their neighbours (other fields, groups, databases)")

@@ -62,6 +62,7 @@ struct StorageLayoutTests {
         try raw.close()
         let error = #expect(throws: FirestoreError.self) { try DocumentStore(path: folder) }
         #expect(error?.code == .failedPrecondition)
-        #expect(error?.message.contains("format 2") == true)
+        #expect(error?.message.contains("format \(DocumentStore.formatVersion + 1)") == true)
+        #expect(error?.message.contains("format \(DocumentStore.formatVersion) and older") == true)
     }
 }

@@ -63,14 +63,15 @@ import Testing
 
             let batchWrite = try await server.http.send(
                 "POST", "\(documents):batchWrite",
-                body: #"{"writes": [{"delete": "\#(name)"}, {"update": {"name": "\#(name)y"}, "currentDocument": {"exists": true}}]}"#)
+                body: #"{"writes": [{"delete": "\#(name)"}, {"update": {"name": "\#(name)y"}, "currentDocument": {"exists": true}}]}"#,
+                headers: ["Authorization": "Bearer owner"])
             let statuses = (batchWrite.json as? [String: Any])?["status"] as? [[String: Any]]
             #expect(statuses?.count == 2)
             #expect(statuses?.last?["code"] as? Int == 5)
 
-            let query = try await server.http.send("POST", "\(documents):runQuery", body: "{}")
-            #expect(query.status == 501)
-            #expect(query.errorStatus == "UNIMPLEMENTED")
+            let partition = try await server.http.send("POST", "\(documents):partitionQuery", body: "{}")
+            #expect(partition.status == 501)
+            #expect(partition.errorStatus == "UNIMPLEMENTED")
         }
     }
 

@@ -31,8 +31,11 @@ struct TestServer: Sendable {
     /// An HTTP/1.1 client for this server.
     var http: RawHTTPClient { RawHTTPClient(address: address) }
 
-    /// Runs `body` against a new server, then stops the server and deletes its data.
-    static func run<Result: Sendable>(_ body: (TestServer) async throws -> Result) async throws -> Result {
+    /// Runs `body` against a new server (with `rules` for every project, if given), then stops
+    /// the server and deletes its data.
+    static func run<Result: Sendable>(
+        rules: RulesFile? = nil, _ body: (TestServer) async throws -> Result
+    ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var storeConfiguration = StoreConfiguration()
@@ -40,7 +43,7 @@ struct TestServer: Sendable {
         let store = try DocumentStore(path: folder.path, configuration: storeConfiguration)
         defer { try? store.close() }
         let log = LogRecorder()
-        let configuration = EmulatorServerConfiguration(port: 0, onRequest: log.record)
+        let configuration = EmulatorServerConfiguration(port: 0, rules: rules, onRequest: log.record)
         return try await withEmulatorServer(store: store, configuration: configuration) { server in
             let address = try await server.listeningAddress
             let transport = try HTTP2ClientTransport.Posix(

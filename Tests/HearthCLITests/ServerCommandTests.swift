@@ -15,7 +15,7 @@ import Testing
         #expect(result.exitCode == 3, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("127.0.0.1:"), "\(result.stdout)")
         #expect(result.stdout.hasSuffix(" demo-hearth Ok\n"), "\(result.stdout)")
-        #expect(result.stderr.contains("HTTP GET / unauthenticated OK"), "\(result.stderr)")
+        #expect(result.stderr.contains("HTTP GET / unauthenticated allowed OK"), "\(result.stderr)")
     }
 
     @Test func execNeedsACommand() throws {
@@ -28,7 +28,7 @@ import Testing
         let sandbox = try Sandbox()
         let server = try RunningHearth(["start", "--port", "0"], in: sandbox)
         let port = try #require(try await server.port(), "no ready line in \(server.stdout) \(server.stderr)")
-        #expect(server.stdout.hasPrefix("Hearth ready at 127.0.0.1:\(port) "), "\(server.stdout)")
+        #expect(server.stdout.contains("\nHearth ready at 127.0.0.1:\(port) "), "\(server.stdout)")
 
         let otherFolder = try sandbox.run(["start", "--port", String(port), "--data", "elsewhere"])
         #expect(otherFolder.exitCode == 1)
@@ -54,7 +54,7 @@ import Testing
         ])
         #expect(request.stdout.contains("404"))
         #expect(try await server.waitForOutput(
-            containing: "HTTP GET /v1/projects/demo-hearth/databases/(default)/documents/c/d unauthenticated NOT_FOUND"))
+            containing: "HTTP GET /v1/projects/demo-hearth/databases/(default)/documents/c/d unauthenticated allowed NOT_FOUND"))
         #expect(try await server.stop(with: SIGINT) == 0)
     }
 }

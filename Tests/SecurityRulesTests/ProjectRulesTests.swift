@@ -95,6 +95,55 @@ import Testing
         #expect(try decide(delete).message == "\nfalse for 'delete' @ L18")
     }
 
+    @Test func photoURLMustBeAnHTTPURL() throws {
+        for url in ["https://example.com/a.png", "http://cdn.example.com/p?s=64"] {
+            let data = ProjectRulesTests.profile("bob", ["photoURL": .string(url)])
+            #expect(try decide(ProjectRulesTests.write(.create, "users/bob", "bob", data)).allowed, "\(url)")
+        }
+        for url in ["not a url", "ftp://example.com/a.png", "https://", "https://exa mple.com", ""] {
+            let data = ProjectRulesTests.profile("bob", ["photoURL": .string(url)])
+            #expect(!(try decide(ProjectRulesTests.write(.create, "users/bob", "bob", data)).allowed), "\(url)")
+        }
+    }
+
+    /// The settings collection (specs/002): the owner alone reads and writes the four
+    /// preference keys, each validated; backend-managed flags and deletes are refused.
+    @Test func settings() throws {
+        let stored = Fixture.document(
+            "settings/alice", ["name": "Alice", "timezone": "Europe/Paris", "subscription_status": "active"])
+        func decide(_ method: RulesMethod, _ uid: String?, _ data: MapValue?, path: String = "settings/alice") throws -> Bool {
+            let ruleset = try #require(ProjectRulesTests.ruleset)
+            var request = Fixture.request(method, path, uid: uid, newData: data)
+            if method != .create { request.resource = stored }
+            return ruleset.evaluate(request, lookup: InMemoryDocuments(before: [stored])).allowed
+        }
+        func updated(_ changes: MapValue) -> MapValue {
+            var data = stored.fields
+            for entry in changes { data[entry.key] = entry.value }
+            return data
+        }
+        #expect(try decide(.get, "alice", nil))
+        #expect(!(try decide(.get, "bob", nil)))
+        #expect(!(try decide(.get, nil, nil)))
+        let valid: MapValue = [
+            "name": "Bob", "primary_sport": "Cycling", "morning_reminder_time": "06:30:00", "timezone": "America/New_York",
+        ]
+        #expect(try decide(.create, "bob", valid, path: "settings/bob"))
+        #expect(!(try decide(.create, "alice", valid, path: "settings/bob")))
+        #expect(!(try decide(.create, "bob", ["subscription_status": "active"], path: "settings/bob")))
+        #expect(try decide(.update, "alice", updated(["primary_sport": "Rest", "morning_reminder_time": "23:59:59"])))
+        #expect(!(try decide(.update, "bob", updated(["primary_sport": "Rest"]))))
+        #expect(!(try decide(.update, "alice", updated(["subscription_status": "free"]))))
+        #expect(!(try decide(.update, "alice", updated(["whoop_connected": true]))))
+        for invalid: MapValue in [
+            ["primary_sport": "Chess"], ["morning_reminder_time": "24:00:00"], ["morning_reminder_time": "6:30"],
+            ["timezone": "Not a zone"], ["name": ""], ["name": 7],
+        ] {
+            #expect(!(try decide(.update, "alice", updated(invalid))), "\(invalid)")
+        }
+        #expect(!(try decide(.delete, "alice", nil)))
+    }
+
     /// The create decision the performance target is about stays allowed under the
     /// benchmark's own request.
     @Test func benchmarkRequestIsAllowed() throws {

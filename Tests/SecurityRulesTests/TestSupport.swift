@@ -62,16 +62,18 @@ enum Fixture {
             return "load error: " + error.errors.map(\.message).joined(separator: " | ")
         }
         let request = Fixture.request(.create, "t/x", uid: uid, newData: data)
-        let prepared = PreparedRequest(request)
-        let access = DocumentAccess(lookup: NoDocuments(), limit: 10, ownDocument: nil, tracker: nil)
-        let context = EvalContext(
-            request: prepared, documents: access, makeDocuments: { access }, timeLimit: .seconds(5), coverage: nil)
         let matcher = PathMatcher(request: request, version: 2)
         guard let (match, values) = matcher.matches(in: ruleset.compiled.matches).last,
             let condition = match.allows.first?.condition
         else { return "no condition" }
-        context.pathValues = values
-        return context.eval(condition).description
+        return withUnsafePointer(to: request) { request in
+            let context = EvalContext(
+                request: PreparedRequest(borrowing: request), documents: nil,
+                documentSource: EvalContext.DocumentSource(lookup: NoDocuments(), tracker: nil), timeLimit: .seconds(5),
+                coverage: nil)
+            context.pathValues = values
+            return context.eval(condition).description
+        }
     }
 
     /// The decision for a request under rules.

@@ -12,11 +12,11 @@ import LevelDB
 /// Keys are built in one reusable buffer: a create puts them as they come and a delete deletes
 /// them as they come; only an update sorts both versions' keys to write the difference.
 enum IndexEntries {
-    /// The sorted, distinct index keys of `document`.
-    static func keys(of document: Document) -> [[UInt8]] {
+    /// The sorted, distinct index keys of `document`, whose collection group's id is `groupID`.
+    static func keys(of document: Document, groupID: UInt32) -> [[UInt8]] {
         var keys: [[UInt8]] = []
         keys.reserveCapacity(document.fields.count * 2 + 1)
-        forEachKey(of: document) { keys.append($0) }
+        forEachKey(of: document, groupID: groupID) { keys.append($0) }
         keys.sort { $0.lexicographicallyPrecedes($1) }
         var distinct: [[UInt8]] = []
         distinct.reserveCapacity(keys.count)
@@ -25,17 +25,24 @@ enum IndexEntries {
     }
 
     /// Adds the index changes from `before` to `after` (either `nil` when the document does not
-    /// exist) to `batch`.
-    static func update(_ batch: WriteBatch, before: Document?, after: Document?) {
+    /// exist) to `batch`. The document's collection group gets an id from `groups` if it has
+    /// none yet (its catalog entry goes into the same batch).
+    static func update(_ batch: WriteBatch, before: Document?, after: Document?, groups: inout IndexGroupCatalog) {
+        guard let name = after?.name ?? before?.name else { return }
+        // The collection id is the path's second-to-last segment (without building the
+        // collection's path).
+        let segments = name.path.segments
+        let group = IndexGroup(database: name.databaseID, collectionID: segments[segments.count - 2])
+        let groupID = groups.id(of: group, recordingIn: batch)
         switch (before, after) {
         case (nil, nil):
             return
         case (nil, let created?):
-            forEachKey(of: created) { batch.put($0, []) }
+            forEachKey(of: created, groupID: groupID) { batch.put($0, []) }
         case (let deleted?, nil):
-            forEachKey(of: deleted) { batch.delete($0) }
+            forEachKey(of: deleted, groupID: groupID) { batch.delete($0) }
         case (let old?, let new?):
-            write(difference: keys(of: old), keys(of: new), to: batch)
+            write(difference: keys(of: old, groupID: groupID), keys(of: new, groupID: groupID), to: batch)
         }
     }
 
@@ -58,11 +65,10 @@ enum IndexEntries {
     }
 
     /// Calls `body` with each index key of `document` (array elements may repeat).
-    private static func forEachKey(of document: Document, _ body: ([UInt8]) -> Void) {
-        let name = document.name
-        let path = StorageKeys.encodedPath(name.path)
-        var key = StorageKeys.indexGroupPrefix(name.databaseID, group: name.collectionID)
-        let groupCount = key.bytes.count
+    private static func forEachKey(of document: Document, groupID: UInt32, _ body: ([UInt8]) -> Void) {
+        let path = StorageKeys.encodedPath(document.name.path)
+        var key = StorageKeys.indexGroupPrefix(groupID)
+        let groupCount = key.count
         StorageKeys.appendFieldPath(nil, to: &key)
         key.appendByte(IndexKind.document.rawValue)
         key.appendEncoded(path)
@@ -76,12 +82,12 @@ enum IndexEntries {
     private static func appendKeys(
         of map: MapValue, in key: inout OrderedKey, path: [UInt8], _ body: ([UInt8]) -> Void
     ) {
-        let enclosing = key.bytes.count
+        let enclosing = key.count
         for entry in map {
             key.appendString(entry.key)
-            let fieldEnd = key.bytes.count
+            let fieldEnd = key.count
             key.appendEnd()
-            let kindOffset = key.bytes.count
+            let kindOffset = key.count
             key.appendByte(IndexKind.value.rawValue)
             key.appendValue(entry.value)
             key.appendEncoded(path)

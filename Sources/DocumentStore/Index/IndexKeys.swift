@@ -12,16 +12,36 @@ enum IndexKind: UInt8 {
     case element = 0x02
 }
 
-/// Keys of the single-field index table (`04`); the layout is documented in `StorageKeys`:
-/// `04 | project | database | collection group | field path | kind | value | document path`.
+/// Keys of the single-field index table (`04`) and of the index-groups table (`05`); the layout
+/// is documented in `StorageKeys`: `04 | group id | field path | kind | value | document path`,
+/// and `05 | project | database | collection group` holding the group id.
 extension StorageKeys {
-    /// The prefix of one collection group's index entries in a database.
-    static func indexGroupPrefix(_ database: DatabaseID, group: String) -> OrderedKey {
-        var key = OrderedKey(capacity: 96)
+    /// The key of a collection group's entry in the index-groups table.
+    static func indexGroup(_ group: IndexGroup) -> [UInt8] {
+        var key = OrderedKey(capacity: 48)
+        key.appendByte(Table.indexGroups.rawValue)
+        key.appendString(group.database.project)
+        key.appendString(group.database.database)
+        key.appendString(group.collectionID)
+        return key.bytes
+    }
+
+    /// A group id as stored: 4 bytes, big-endian.
+    static func encodeIndexGroupID(_ id: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: id.bigEndian) { Array($0) }
+    }
+
+    /// A stored group id, or `nil` if `bytes` is not one.
+    static func decodeIndexGroupID(_ bytes: [UInt8]) -> UInt32? {
+        guard bytes.count == 4 else { return nil }
+        return bytes.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The prefix of every index entry of one collection group: `04` and the group's id.
+    static func indexGroupPrefix(_ id: UInt32) -> OrderedKey {
+        var key = OrderedKey(capacity: 128)
         key.appendByte(Table.index.rawValue)
-        key.appendString(database.project)
-        key.appendString(database.database)
-        key.appendString(group)
+        key.appendEncoded(encodeIndexGroupID(id))
         return key
     }
 
@@ -32,10 +52,11 @@ extension StorageKeys {
         key.appendEnd()
     }
 
-    /// The prefix of every entry of one kind for one field of a collection group: the value
-    /// and the document path follow it.
-    static func indexFieldPrefix(_ database: DatabaseID, group: String, field: FieldPath?, kind: IndexKind) -> [UInt8] {
-        var key = indexGroupPrefix(database, group: group)
+    /// The prefix of every entry of one kind for one field of the collection group whose index
+    /// entries start with `groupPrefix`: the value and the document path follow it.
+    static func indexFieldPrefix(groupPrefix: [UInt8], field: FieldPath?, kind: IndexKind) -> [UInt8] {
+        var key = OrderedKey(capacity: groupPrefix.count + 32)
+        key.appendEncoded(groupPrefix)
         appendFieldPath(field, to: &key)
         key.appendByte(kind.rawValue)
         return key.bytes
@@ -48,8 +69,9 @@ extension StorageKeys {
         return key.bytes
     }
 
-    /// The sorted, distinct index keys a live document has (for tools and benchmarks).
-    public static func indexKeys(of document: Document) -> [[UInt8]] {
-        IndexEntries.keys(of: document)
+    /// The sorted, distinct index keys a live document has when its collection group's id is
+    /// `groupID` (for tools and benchmarks; a new store gives the first group it indexes id 1).
+    public static func indexKeys(of document: Document, groupID: UInt32) -> [[UInt8]] {
+        IndexEntries.keys(of: document, groupID: groupID)
     }
 }

@@ -1,25 +1,41 @@
 import DocumentModel
 import LevelDB
 
-/// Builds the single-field index of a store written before the index existed (format 1).
+/// Rebuilds the single-field index of a store written by an older format: format 1 had no
+/// index, format 2 had index keys that spelled out the project, database and collection group.
 enum IndexRebuild {
-    /// Writes the index entries of the newest version of every live document, then marks the
-    /// store as `format`. Runs while the store opens, before any commit or read.
-    static func run(_ database: Database, upgradingTo format: UInt64) throws {
+    /// Deletes every index entry and index group id, writes the index entries of the newest
+    /// version of every live document, then marks the store as `format`. Runs while the store
+    /// opens, before any commit or read. If it is interrupted, the store keeps its old format
+    /// and the next open starts over.
+    static func run(_ database: Database, upgradingFrom oldFormat: UInt64, to format: UInt64) throws {
+        let batch = WriteBatch()
+        func flushIfLarge() throws {
+            guard batch.byteCount > 4 << 20 else { return }
+            try database.write(batch)
+            batch.clear()
+        }
+        if oldFormat >= 2 {
+            for table in [StorageKeys.Table.index, .indexGroups] {
+                for (key, _) in database.entries(withPrefix: [table.rawValue]) {
+                    batch.delete(key)
+                    try flushIfLarge()
+                }
+            }
+            try database.write(batch)
+            batch.clear()
+        }
+        var groups = IndexGroupCatalog()
         let cursor = try database.makeCursor(options: ReadOptions(fillCache: false))
         let documentsPrefix = [StorageKeys.Table.documents.rawValue]
-        let batch = WriteBatch()
         cursor.seek(to: documentsPrefix)
         while cursor.isValid, cursor.keyHasPrefix(documentsPrefix) {
             // The first key of a document is its newest version.
             let (name, _) = try StorageKeys.decodeVersionKey(cursor.key)
             if let document = try cursor.withValue({ try StoredVersion.decode($0, name: name) }).document {
-                IndexEntries.update(batch, before: nil, after: document)
+                IndexEntries.update(batch, before: nil, after: document, groups: &groups)
             }
-            if batch.byteCount > 4 << 20 {
-                try database.write(batch)
-                batch.clear()
-            }
+            try flushIfLarge()
             // Past the older versions, to the document's subcollections or its next sibling.
             guard let next = KeyRange.successor(ofPrefix: StorageKeys.versionsPrefix(name)) else { break }
             cursor.seek(to: next)

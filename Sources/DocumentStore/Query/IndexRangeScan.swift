@@ -34,9 +34,15 @@ final class IndexRangeScan {
         pathBounds: PathBounds = .all, direction: Order.Direction
     ) throws {
         cursor = try reader.makeCursor()
-        fieldPrefix = StorageKeys.indexFieldPrefix(scope.database, group: scope.collectionID, field: field, kind: kind)
         forward = direction == .ascending
-        intervals = forward ? ranges.intervals : ranges.intervals.reversed()
+        if let groupPrefix = try reader.indexGroupPrefix(scope.collectionID) {
+            fieldPrefix = StorageKeys.indexFieldPrefix(groupPrefix: groupPrefix, field: field, kind: kind)
+            intervals = forward ? ranges.intervals : ranges.intervals.reversed()
+        } else {
+            // The group was never indexed (as of the snapshot): it has no entries.
+            fieldPrefix = []
+            intervals = []
+        }
         self.scope = scope
         hasValue = kind != .document
         // Documents in scope start with the scope's path prefix.

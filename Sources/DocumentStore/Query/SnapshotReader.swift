@@ -18,6 +18,8 @@ final class SnapshotReader {
     let version: Int64
     private let documentsPrefix: [UInt8]
     private var documentCursor: Cursor?
+    /// The index key prefixes of the collection groups looked up so far (`nil`: not indexed).
+    private var indexGroupPrefixes: [String: [UInt8]?] = [:]
 
     /// A view at `requestedVersion`, or at the newest commit if `nil`.
     init(_ database: Database, databaseID: DatabaseID, requestedVersion: Int64?) throws {
@@ -43,6 +45,22 @@ final class SnapshotReader {
     /// A new cursor on the snapshot.
     func makeCursor() throws -> Cursor {
         try database.makeCursor(options: options)
+    }
+
+    /// The prefix of every index entry of the collection group `collectionID` in this
+    /// snapshot, or `nil` if the snapshot holds no entry of that group (it has no id yet). The
+    /// id is read from the snapshot itself, so it always matches the entries the snapshot holds.
+    func indexGroupPrefix(_ collectionID: String) throws -> [UInt8]? {
+        if let known = indexGroupPrefixes[collectionID] { return known }
+        let key = StorageKeys.indexGroup(IndexGroup(database: databaseID, collectionID: collectionID))
+        let prefix = try database.get(key, options: options).map { stored in
+            guard let id = StorageKeys.decodeIndexGroupID(stored) else {
+                throw FirestoreError(.dataLoss, "Corrupt index group id of collection group \(collectionID)")
+            }
+            return StorageKeys.indexGroupPrefix(id).bytes
+        }
+        indexGroupPrefixes[collectionID] = .some(prefix)
+        return prefix
     }
 
     /// The document whose encoded path is `path`, as of `version`, or `nil`.

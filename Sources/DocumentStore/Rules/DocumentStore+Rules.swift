@@ -24,6 +24,17 @@ extension DocumentStore {
         return document
     }
 
+    /// Judges the rules' `get` for documents already read together (at one read time, or in a
+    /// transaction): each one, or its absence, is `resource`. Any denial fails the whole read,
+    /// as in Google's emulator. No read time is involved, so a snapshot older than the retention
+    /// window (a store idle for long, or one never written) is judged like any other.
+    public func authorizeReads(_ names: [DocumentName], documents: [Document?], as identity: RequestIdentity) throws {
+        for (name, document) in zip(names, documents) {
+            try authorize(
+                name.databaseID, path: name.path, method: .get, identity: identity, resource: document, newResource: nil)
+        }
+    }
+
     /// Runs a query as `identity`: the rules' `list` must allow every document the query could
     /// return, judged from its constraints (rules are not filters).
     public func runQuery(_ query: Query, readTime: Timestamp? = nil, as identity: RequestIdentity) throws -> QueryResult {
@@ -69,8 +80,11 @@ extension DocumentStore {
         try commit(writes, transaction: transaction, authorizer: writeAuthorizer(for: identity, writes: writes))
     }
 
-    /// Checks a query's `list` permission.
-    func authorize(_ query: Query, as identity: RequestIdentity) throws {
+    /// Checks a query's `list` permission as `identity`, judged from its constraints alone (rules
+    /// are not filters), without running it.
+    ///
+    /// - Throws: `.permissionDenied` naming the rules evaluated.
+    public func authorize(_ query: Query, as identity: RequestIdentity) throws {
         guard identity != .admin, let ruleset = rules(project: query.database.project) else { return }
         let structured = query.structured
         let path = query.parent.segments + [structured.from.collectionID]

@@ -5,33 +5,10 @@ import FirestoreWire
 import Foundation
 import SwiftProtobuf
 
-/// How a read chooses its snapshot: the newest, a read time, or a transaction (one the request
-/// names or one it begins, whose id the first response returns).
-struct ReadConsistency {
-    var readTime: Timestamp?
-    var transaction: TransactionID?
-    var isNewTransaction = false
-
-    /// Begins the transaction `newTransaction` asks for, if any.
-    init(
-        store: DocumentStore, transaction: Data? = nil, newTransaction: Google_Firestore_V1_TransactionOptions? = nil,
-        readTime: Google_Protobuf_Timestamp? = nil
-    ) throws {
-        if let transaction { self.transaction = try TransactionID(proto: transaction) }
-        if let newTransaction {
-            self.transaction = try store.beginTransaction(TransactionOptions(proto: newTransaction))
-            isNewTransaction = true
-        }
-        if let readTime { self.readTime = try Timestamp(proto: readTime) }
-    }
-
-    /// The transaction id to return in the first response (empty unless this read began one).
-    var returnedTransaction: Data { isNewTransaction ? transaction?.proto ?? Data() : Data() }
-}
-
 extension FirestoreAPI {
-    /// `RunQuery`: one response per result document, each with the read time; a single
-    /// response with the read time (and `done`) when there are none.
+    /// `RunQuery`: one response per result document, each with the read time, the last one
+    /// with `done` (as Google's emulator sends it); a single response with the read time and
+    /// `done` when there are none. The rules' `list` must allow the query.
     func runQuery(
         _ request: Google_Firestore_V1_RunQueryRequest, context: RequestContext
     ) async throws -> [Google_Firestore_V1_RunQueryResponse] {
@@ -41,7 +18,8 @@ extension FirestoreAPI {
         }
         let query = Query(database: database, parent: parent, structured: try StructuredQuery(proto: structured))
         let consistency = try readConsistency(request.consistencySelector)
-        let result = try await run(consistency) { try store.runQuery(query, readTime: $0) }
+        let readTime = try await consistency.resolvedReadTime(in: store)
+        let result = try store.runQuery(query, readTime: readTime, as: context.identity)
         if let transaction = consistency.transaction {
             try await store.lockForTransaction(result.documents, transaction: transaction)
         }
@@ -54,14 +32,15 @@ extension FirestoreAPI {
         if responses.isEmpty {
             var response = Google_Firestore_V1_RunQueryResponse()
             response.readTime = result.readTime.proto
-            response.done = true
             responses.append(response)
         }
+        responses[responses.count - 1].done = true
         responses[0].transaction = consistency.returnedTransaction
         return responses
     }
 
-    /// `RunAggregationQuery`: one response with the aggregate fields and the read time.
+    /// `RunAggregationQuery`: one response with the aggregate fields and the read time. The
+    /// rules' `list` must allow the query.
     func runAggregationQuery(
         _ request: Google_Firestore_V1_RunAggregationQueryRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_RunAggregationQueryResponse {
@@ -78,7 +57,8 @@ extension FirestoreAPI {
             case .readTime(let time): .readTime(time)
             }
         let consistency = try readConsistency(selector)
-        let result = try await run(consistency) { try store.runAggregation(query, readTime: $0) }
+        let readTime = try await consistency.resolvedReadTime(in: store)
+        let result = try store.runAggregation(query, readTime: readTime, as: context.identity)
         var response = Google_Firestore_V1_RunAggregationQueryResponse()
         response.result.aggregateFields = result.fields.protoFields
         response.readTime = result.readTime.proto
@@ -106,65 +86,6 @@ extension FirestoreAPI {
         return Google_Protobuf_Empty()
     }
 
-    /// `GetDocument` in a transaction, or as `getDocument(_:context:)` without one.
-    func getDocumentInTransaction(
-        _ request: Google_Firestore_V1_GetDocumentRequest, context: RequestContext
-    ) async throws -> Google_Firestore_V1_Document {
-        guard case .transaction(let data) = request.consistencySelector else {
-            return try getDocument(request, context: context)
-        }
-        let name = try ResourceName.document(request.name)
-        let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        guard let document = try await store.document(name, transaction: try TransactionID(proto: data)) else {
-            throw FirestoreAPI.notFound(name)
-        }
-        return document.proto(mask: mask)
-    }
-
-    /// `BatchGetDocuments` in a transaction (named or new), or as
-    /// `batchGetDocuments(_:context:)` without one.
-    func batchGetDocumentsInTransaction(
-        _ request: Google_Firestore_V1_BatchGetDocumentsRequest, context: RequestContext
-    ) async throws -> [Google_Firestore_V1_BatchGetDocumentsResponse] {
-        let consistency: ReadConsistency
-        switch request.consistencySelector {
-        case nil, .readTime:
-            return try batchGetDocuments(request, context: context)
-        case .transaction(let data): consistency = try ReadConsistency(store: store, transaction: data)
-        case .newTransaction(let options): consistency = try ReadConsistency(store: store, newTransaction: options)
-        }
-        let database = try ResourceName.database(request.database)
-        let names = try request.documents.map { text in
-            let name = try ResourceName.document(text)
-            guard name.databaseID == database else {
-                throw FirestoreError.invalidArgument(
-                    "Document \"\(text)\" is not in the database \"\(request.database)\" of the request")
-            }
-            return name
-        }
-        let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        let (time, documents) = try await store.documents(names, transaction: consistency.transaction!)
-        var responses = zip(names, documents).map { name, document in
-            var response = Google_Firestore_V1_BatchGetDocumentsResponse()
-            if let document {
-                response.found = document.proto(mask: mask)
-            } else {
-                response.missing = name.resourceName
-            }
-            response.readTime = time.proto
-            return response
-        }
-        if consistency.isNewTransaction {
-            if responses.isEmpty {
-                var response = Google_Firestore_V1_BatchGetDocumentsResponse()
-                response.readTime = time.proto
-                responses.append(response)
-            }
-            responses[0].transaction = consistency.returnedTransaction
-        }
-        return responses
-    }
-
     /// The consistency a query's selector asks for.
     private func readConsistency(
         _ selector: Google_Firestore_V1_RunQueryRequest.OneOf_ConsistencySelector?
@@ -175,15 +96,5 @@ extension FirestoreAPI {
         case .newTransaction(let options): try ReadConsistency(store: store, newTransaction: options)
         case .readTime(let time): try ReadConsistency(store: store, readTime: time)
         }
-    }
-
-    /// Runs `body` at the consistency's read time. In a transaction, that is the transaction's
-    /// read time (a read-only one's snapshot; a read-write one's now).
-    private func run<Result>(
-        _ consistency: ReadConsistency, _ body: (Timestamp?) throws -> Result
-    ) async throws -> Result {
-        guard let transaction = consistency.transaction else { return try body(consistency.readTime) }
-        let (readTime, _) = try await store.documents([], transaction: transaction)
-        return try body(readTime)
     }
 }

@@ -5,27 +5,31 @@ import FirestoreWire
 import Foundation
 
 extension FirestoreAPI {
-    /// `GetDocument`: one document, at the newest version or a read time.
+    /// `GetDocument`: one document, at the newest version, a read time or in a transaction; the
+    /// rules' `get` must allow it.
     func getDocument(
         _ request: Google_Firestore_V1_GetDocumentRequest, context: RequestContext
-    ) throws -> Google_Firestore_V1_Document {
+    ) async throws -> Google_Firestore_V1_Document {
         let name = try ResourceName.document(request.name)
         let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        let readTime: Timestamp?
+        let consistency: ReadConsistency
         switch request.consistencySelector {
-        case nil: readTime = nil
-        case .transaction: throw MissingFeature.transactions.error("GetDocument in a transaction")
-        case .readTime(let time): readTime = try Timestamp(proto: time)
+        case nil: consistency = try ReadConsistency(store: store)
+        case .transaction(let data): consistency = try ReadConsistency(store: store, transaction: data)
+        case .readTime(let time): consistency = try ReadConsistency(store: store, readTime: time)
         }
-        guard let document = try store.document(name, readTime: readTime) else { throw FirestoreAPI.notFound(name) }
+        let (_, documents) = try await consistency.documents([name], in: store)
+        try store.authorizeReads([name], documents: documents, as: context.identity)
+        guard let document = documents[0] else { throw FirestoreAPI.notFound(name) }
         return document.proto(mask: mask)
     }
 
-    /// `BatchGetDocuments`: several documents of one database at one consistent read time, one
-    /// response per requested name, in order.
+    /// `BatchGetDocuments`: several documents of one database at one consistent read time (or
+    /// in a transaction, named or new), one response per requested name, in order. The rules'
+    /// `get` must allow every one of them.
     func batchGetDocuments(
         _ request: Google_Firestore_V1_BatchGetDocumentsRequest, context: RequestContext
-    ) throws -> [Google_Firestore_V1_BatchGetDocumentsResponse] {
+    ) async throws -> [Google_Firestore_V1_BatchGetDocumentsResponse] {
         let database = try ResourceName.database(request.database)
         let names = try request.documents.map { text in
             let name = try ResourceName.document(text)
@@ -36,15 +40,16 @@ extension FirestoreAPI {
             return name
         }
         let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        let readTime: Timestamp?
+        let consistency: ReadConsistency
         switch request.consistencySelector {
-        case nil: readTime = nil
-        case .transaction, .newTransaction:
-            throw MissingFeature.transactions.error("BatchGetDocuments in a transaction")
-        case .readTime(let time): readTime = try Timestamp(proto: time)
+        case nil: consistency = try ReadConsistency(store: store)
+        case .transaction(let data): consistency = try ReadConsistency(store: store, transaction: data)
+        case .newTransaction(let options): consistency = try ReadConsistency(store: store, newTransaction: options)
+        case .readTime(let time): consistency = try ReadConsistency(store: store, readTime: time)
         }
-        let (time, documents) = try store.documents(names, readTime: readTime)
-        return zip(names, documents).map { name, document in
+        let (time, documents) = try await consistency.documents(names, in: store)
+        try store.authorizeReads(names, documents: documents, as: context.identity)
+        var responses = zip(names, documents).map { name, document in
             var response = Google_Firestore_V1_BatchGetDocumentsResponse()
             if let document {
                 response.found = document.proto(mask: mask)
@@ -54,50 +59,73 @@ extension FirestoreAPI {
             response.readTime = time.proto
             return response
         }
+        if consistency.isNewTransaction {
+            if responses.isEmpty {
+                var response = Google_Firestore_V1_BatchGetDocumentsResponse()
+                response.readTime = time.proto
+                responses.append(response)
+            }
+            responses[0].transaction = consistency.returnedTransaction
+        }
+        return responses
     }
 
     /// `ListDocuments`: the documents directly in one collection (or, without a collection id,
     /// in every collection directly under the parent), in name order, a page at a time; with
-    /// `show_missing`, also the documents that do not exist but have documents below them.
+    /// `show_missing`, also the documents that do not exist but have documents below them. The
+    /// rules' `list` must allow it. In a read-write transaction the listed documents are locked.
     ///
-    /// The only order is by name; another needs the query engine's ordering, not wired here.
+    /// The only order is by name (Google's emulator refuses a descending one too).
     func listDocuments(
         _ request: Google_Firestore_V1_ListDocumentsRequest, context: RequestContext
-    ) throws -> Google_Firestore_V1_ListDocumentsResponse {
+    ) async throws -> Google_Firestore_V1_ListDocumentsResponse {
         let (database, parent) = try ResourceName.parent(request.parent)
         guard ["", "__name__", "__name__ asc"].contains(request.orderBy.trimmingCharacters(in: .whitespaces)) else {
-            throw MissingFeature.queries.error("ListDocuments ordered by '\(request.orderBy)'")
+            throw FirestoreError(
+                .unimplemented, "Hearth's ListDocuments orders by name only, not by '\(request.orderBy)'; use RunQuery.")
         }
-        let readTime: Timestamp?
+        let consistency: ReadConsistency
         switch request.consistencySelector {
-        case nil: readTime = nil
-        case .transaction: throw MissingFeature.transactions.error("ListDocuments in a transaction")
-        case .readTime(let time): readTime = try Timestamp(proto: time)
+        case nil: consistency = try ReadConsistency(store: store)
+        case .transaction(let data): consistency = try ReadConsistency(store: store, transaction: data)
+        case .readTime(let time): consistency = try ReadConsistency(store: store, readTime: time)
         }
+        let readTime = try await consistency.resolvedReadTime(in: store)
+        try authorizeListing(
+            database, parent: parent, collectionID: request.collectionID, pageSize: Int(request.pageSize),
+            as: context.identity)
         let page = try store.listDocuments(
             parent: parent, collectionID: request.collectionID, of: database, pageSize: Int(request.pageSize),
             pageToken: request.pageToken.isEmpty ? nil : request.pageToken, showMissing: request.showMissing,
             mask: request.hasMask ? try request.mask.fieldPathList() : nil, readTime: readTime)
         var response = Google_Firestore_V1_ListDocumentsResponse()
+        var listed: [Document] = []
         response.documents = page.documents.map { entry in
             switch entry {
-            case .document(let document): return document.proto()
+            case .document(let document):
+                listed.append(document)
+                return document.proto()
             case .missing(let name):
                 var message = Google_Firestore_V1_Document()
                 message.name = name.resourceName
                 return message
             }
         }
+        if let transaction = consistency.transaction {
+            try await store.lockForTransaction(listed, transaction: transaction)
+        }
         response.nextPageToken = page.nextPageToken ?? ""
         return response
     }
 
     /// `ListCollectionIds`: the ids of the collections directly under a document or the
-    /// database root that hold at least one document, in order, a page at a time.
+    /// database root that hold at least one document, in order, a page at a time. Only the
+    /// admin may list them, as in Google's emulator.
     func listCollectionIDs(
         _ request: Google_Firestore_V1_ListCollectionIdsRequest, context: RequestContext
     ) throws -> Google_Firestore_V1_ListCollectionIdsResponse {
         let (database, parent) = try ResourceName.parent(request.parent)
+        try FirestoreAPI.requireAdmin(context, for: "Metadata operations")
         let readTime: Timestamp?
         switch request.consistencySelector {
         case nil: readTime = nil

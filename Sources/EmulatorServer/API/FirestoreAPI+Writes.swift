@@ -5,7 +5,7 @@ import FirestoreWire
 import SwiftProtobuf
 
 extension FirestoreAPI {
-    /// `Commit`: the writes of one database, atomically, in order.
+    /// `Commit`: the writes of one database, atomically, in order; the rules must allow each.
     func commit(
         _ request: Google_Firestore_V1_CommitRequest, context: RequestContext
     ) throws -> Google_Firestore_V1_CommitResponse {
@@ -13,8 +13,8 @@ extension FirestoreAPI {
         let writes = try request.writes.map { try Write(proto: $0, in: database) }
         let result =
             request.transaction.isEmpty
-            ? try store.commit(writes)
-            : try store.commit(writes, transaction: try TransactionID(proto: request.transaction))
+            ? try store.commit(writes, as: context.identity)
+            : try store.commit(writes, transaction: try TransactionID(proto: request.transaction), as: context.identity)
         var response = Google_Firestore_V1_CommitResponse()
         response.writeResults = result.writeResults.map(\.proto)
         response.commitTime = result.commitTime.proto
@@ -31,7 +31,8 @@ extension FirestoreAPI {
         let id = request.documentID.isEmpty ? FirestoreAPI.autoID() : request.documentID
         let name = try DocumentName(database, try collection.appending(id))
         let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        let result = try store.commit([.create(name, fields: try MapValue(proto: request.document.fields))])
+        let result = try store.commit(
+            [.create(name, fields: try MapValue(proto: request.document.fields))], as: context.identity)
         return try written(name, at: result).proto(mask: mask)
     }
 
@@ -45,9 +46,9 @@ extension FirestoreAPI {
         let updateMask = request.hasUpdateMask ? try request.updateMask.fieldPathList() : nil
         let precondition = request.hasCurrentDocument ? try Precondition(proto: request.currentDocument) : .none
         let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        let result = try store.commit([
-            Write(name: name, operation: .update(fields: fields, mask: updateMask), precondition: precondition)
-        ])
+        let result = try store.commit(
+            [Write(name: name, operation: .update(fields: fields, mask: updateMask), precondition: precondition)],
+            as: context.identity)
         return try written(name, at: result).proto(mask: mask)
     }
 
@@ -58,16 +59,18 @@ extension FirestoreAPI {
     ) throws -> Google_Protobuf_Empty {
         let name = try ResourceName.document(request.name)
         let precondition = request.hasCurrentDocument ? try Precondition(proto: request.currentDocument) : .none
-        try store.commit([.delete(name, precondition: precondition)])
+        try store.commit([.delete(name, precondition: precondition)], as: context.identity)
         return Google_Protobuf_Empty()
     }
 
     /// `BatchWrite`: each write applied on its own (not atomically), each with its own status;
-    /// a document may be written at most once per request.
+    /// a document may be written at most once per request. Only the admin may batch-write, as
+    /// in Google's emulator (whose clients use it for the bulk writer and recursive delete).
     func batchWrite(
         _ request: Google_Firestore_V1_BatchWriteRequest, context: RequestContext
     ) throws -> Google_Firestore_V1_BatchWriteResponse {
         let database = try ResourceName.database(request.database)
+        try FirestoreAPI.requireAdmin(context, for: "Batch writes")
         let writes = try request.writes.map { try Write(proto: $0, in: database) }
         guard Set(writes.map(\.name)).count == writes.count else {
             throw FirestoreError.invalidArgument("the same document cannot be written more than once in a single request")
@@ -76,7 +79,7 @@ extension FirestoreAPI {
         for write in writes {
             var status = Google_Rpc_Status()
             do {
-                let result = try store.commit([write])
+                let result = try store.commit([write], as: context.identity)
                 response.writeResults.append(result.writeResults[0].proto)
             } catch {
                 let failure = WireStatus(error)

@@ -5,9 +5,10 @@ import DocumentStore
 /// REST gateway both decode a request message, call one of these methods and encode what it
 /// returns, so the two protocols cannot drift apart.
 ///
-/// Methods are synchronous (the store is) and throw `FirestoreError`; only the wire layers map
-/// errors to statuses. Every method takes the caller's `RequestContext`, where security rules
-/// will plug in.
+/// Methods throw `FirestoreError`; only the wire layers map errors to statuses. Those that may
+/// read in a transaction are `async` (a read-write transaction waits for its locks). Every
+/// method takes the caller's `RequestContext` and acts as its `identity`, so the project's
+/// security rules decide every request but the owner's.
 struct FirestoreAPI: Sendable {
     /// The store that holds every project's and database's documents.
     let store: DocumentStore

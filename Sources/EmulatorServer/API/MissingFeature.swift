@@ -4,13 +4,10 @@ import DocumentModel
 /// one fails with UNIMPLEMENTED and a message naming the RPC and what it waits for, never with
 /// a made-up answer.
 enum MissingFeature: String, Sendable {
-    case transactions = "transactions (BeginTransaction, Rollback and reads or commits in a transaction)"
-    case queries = "the query engine (RunQuery, RunAggregationQuery)"
-    case listeners = "snapshot listeners (the Listen stream)"
-    case writeStream = "the Write stream of the mobile SDKs"
+    case listeners = "the Listen stream over REST (it is served over gRPC)"
+    case writeStream = "the Write stream over REST (it is served over gRPC)"
     case partitionQuery = "PartitionQuery"
     case pipelines = "pipelines (ExecutePipeline)"
-    case securityRules = "security rules (loading and coverage)"
 
     /// The UNIMPLEMENTED error for `operation`, such as `BeginTransaction`.
     func error(_ operation: String) -> FirestoreError {

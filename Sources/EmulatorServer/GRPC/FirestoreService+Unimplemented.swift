@@ -19,18 +19,6 @@ extension FirestoreService {
         await unimplementedStream(request.metadata, "ExecutePipeline", path: request.message.database, .pipelines)
     }
 
-    func write(
-        request: StreamingServerRequest<Google_Firestore_V1_WriteRequest>, context: ServerContext
-    ) async throws -> StreamingServerResponse<Google_Firestore_V1_WriteResponse> {
-        await unimplementedStream(request.metadata, "Write", path: "-", .writeStream)
-    }
-
-    func listen(
-        request: StreamingServerRequest<Google_Firestore_V1_ListenRequest>, context: ServerContext
-    ) async throws -> StreamingServerResponse<Google_Firestore_V1_ListenResponse> {
-        await unimplementedStream(request.metadata, "Listen", path: "-", .listeners)
-    }
-
     /// A streaming RPC that fails at once with `feature`'s UNIMPLEMENTED status.
     private func unimplementedStream<Output: Sendable>(
         _ metadata: Metadata, _ method: String, path: String, _ feature: MissingFeature

@@ -18,7 +18,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.ServiceProtocol {
         request: ServerRequest<Google_Firestore_V1_GetDocumentRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Firestore_V1_Document> {
         await unary(request, "GetDocument", path: request.message.name) {
-            try await api.getDocumentInTransaction(request.message, context: $0)
+            try await api.getDocument(request.message, context: $0)
         }
     }
 
@@ -26,7 +26,9 @@ struct FirestoreService: Google_Firestore_V1_Firestore.ServiceProtocol {
         request: ServerRequest<Google_Firestore_V1_ListDocumentsRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Firestore_V1_ListDocumentsResponse> {
         let path = request.message.parent + "/" + request.message.collectionID
-        return await unary(request, "ListDocuments", path: path) { try api.listDocuments(request.message, context: $0) }
+        return await unary(request, "ListDocuments", path: path) {
+            try await api.listDocuments(request.message, context: $0)
+        }
     }
 
     func createDocument(
@@ -61,7 +63,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.ServiceProtocol {
             let responses = try await runner.run(
                 .grpc, method: "BatchGetDocuments", path: request.message.database,
                 authorization: request.metadata.authorization
-            ) { try await api.batchGetDocumentsInTransaction(request.message, context: $0) }
+            ) { try await api.batchGetDocuments(request.message, context: $0) }
             return StreamingServerResponse { writer in
                 try await writer.write(contentsOf: responses)
                 return [:]

@@ -10,6 +10,7 @@ import SwiftProtobuf
 struct RESTGateway: Sendable {
     let api: FirestoreAPI
     let runner: RequestRunner
+    let rulesAdmin: RulesAdmin
 
     /// The response to `request`; never fails (failures are error responses).
     func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -23,14 +24,16 @@ struct RESTGateway: Sendable {
             return try await runner.run(
                 .http, method: request.method.rawValue, path: request.rawPath, authorization: request.authorization
             ) { context in
-                try respond(to: route, request, context: context)
+                try await respond(to: route, request, context: context)
             }
         } catch {
             return .error(error)
         }
     }
 
-    private func respond(to route: RESTRoute, _ request: HTTPRequest, context: RequestContext) throws -> HTTPResponse {
+    private func respond(
+        to route: RESTRoute, _ request: HTTPRequest, context: RequestContext
+    ) async throws -> HTTPResponse {
         var query = QueryParameters(request.query)
         let response: HTTPResponse
         switch route {
@@ -40,8 +43,9 @@ struct RESTGateway: Sendable {
             try query.finish()
             try api.store.clear(database, below: path)
             response = .json(Array("{}".utf8))
-        case .rulesAdmin(let method):
-            throw MissingFeature.securityRules.error(method)
+        case .rulesAdmin(let project, let endpoint):
+            try query.finish()
+            response = try rulesAdmin.respond(to: endpoint, project: project, body: request.body)
         case .getDocument(let name):
             var message = Google_Firestore_V1_GetDocumentRequest()
             message.name = name
@@ -49,7 +53,7 @@ struct RESTGateway: Sendable {
             if let transaction = try query.bytes("transaction") { message.transaction = transaction }
             if let readTime = try query.timestamp("readTime") { message.readTime = readTime }
             try query.finish()
-            response = .json(try ProtoJSON.encode(try api.getDocument(message, context: context)))
+            response = .json(try ProtoJSON.encode(try await api.getDocument(message, context: context)))
         case .listDocuments(let parent, let collectionID):
             var message = Google_Firestore_V1_ListDocumentsRequest()
             message.parent = parent
@@ -62,7 +66,7 @@ struct RESTGateway: Sendable {
             if let transaction = try query.bytes("transaction") { message.transaction = transaction }
             if let readTime = try query.timestamp("readTime") { message.readTime = readTime }
             try query.finish()
-            response = .json(try ProtoJSON.encode(try api.listDocuments(message, context: context)))
+            response = .json(try ProtoJSON.encode(try await api.listDocuments(message, context: context)))
         case .createDocument(let parent, let collectionID):
             var message = Google_Firestore_V1_CreateDocumentRequest()
             message.document = try ProtoJSON.decode(Google_Firestore_V1_Document.self, from: request.body)
@@ -89,7 +93,7 @@ struct RESTGateway: Sendable {
             response = .json(try ProtoJSON.encode(try api.deleteDocument(message, context: context)))
         case .method(let method, let database, let parent):
             try query.finish()
-            response = try respond(toMethod: method, database: database, parent: parent, request.body, context: context)
+            response = try await respond(toMethod: method, database: database, parent: parent, request.body, context: context)
         }
         return response
     }
@@ -98,13 +102,13 @@ struct RESTGateway: Sendable {
     /// database comes from the path.
     private func respond(
         toMethod method: String, database: String, parent: String, _ body: [UInt8], context: RequestContext
-    ) throws -> HTTPResponse {
+    ) async throws -> HTTPResponse {
         let atDatabase = parent == database + "/documents"
         switch method {
         case "batchGet" where atDatabase:
             var message = try ProtoJSON.decode(Google_Firestore_V1_BatchGetDocumentsRequest.self, from: body)
             message.database = database
-            return .json(try ProtoJSON.encode(array: try api.batchGetDocuments(message, context: context)))
+            return .json(try ProtoJSON.encode(array: try await api.batchGetDocuments(message, context: context)))
         case "commit" where atDatabase:
             var message = try ProtoJSON.decode(Google_Firestore_V1_CommitRequest.self, from: body)
             message.database = database
@@ -113,10 +117,22 @@ struct RESTGateway: Sendable {
             var message = try ProtoJSON.decode(Google_Firestore_V1_BatchWriteRequest.self, from: body)
             message.database = database
             return .json(try ProtoJSON.encode(try api.batchWrite(message, context: context)))
-        case "beginTransaction" where atDatabase, "rollback" where atDatabase:
-            throw MissingFeature.transactions.error(method)
-        case "runQuery", "runAggregationQuery":
-            throw MissingFeature.queries.error(method)
+        case "beginTransaction" where atDatabase:
+            var message = try ProtoJSON.decode(Google_Firestore_V1_BeginTransactionRequest.self, from: body)
+            message.database = database
+            return .json(try ProtoJSON.encode(try api.beginTransaction(message, context: context)))
+        case "rollback" where atDatabase:
+            var message = try ProtoJSON.decode(Google_Firestore_V1_RollbackRequest.self, from: body)
+            message.database = database
+            return .json(try ProtoJSON.encode(try api.rollback(message, context: context)))
+        case "runQuery":
+            var message = try ProtoJSON.decode(Google_Firestore_V1_RunQueryRequest.self, from: body)
+            message.parent = parent
+            return .json(try ProtoJSON.encode(array: try await api.runQuery(message, context: context)))
+        case "runAggregationQuery":
+            var message = try ProtoJSON.decode(Google_Firestore_V1_RunAggregationQueryRequest.self, from: body)
+            message.parent = parent
+            return .json(try ProtoJSON.encode(array: [try await api.runAggregationQuery(message, context: context)]))
         case "listCollectionIds":
             var message = try ProtoJSON.decode(Google_Firestore_V1_ListCollectionIdsRequest.self, from: body)
             message.parent = parent

@@ -9,8 +9,9 @@ enum RESTRoute: Equatable {
     case health
     /// `DELETE /emulator/v1/projects/{p}/databases/{d}/documents[/{path}]`: clear data.
     case clear(DatabaseID, ResourcePath)
-    /// `PUT /emulator/v1/projects/{p}:securityRules`, `GET .../{p}:ruleCoverage[.html]`.
-    case rulesAdmin(String)
+    /// `PUT /emulator/v1/projects/{p}:securityRules`, `GET .../{p}:ruleCoverage[.html]`: the
+    /// project and the endpoint (`securityRules`, `ruleCoverage`, `ruleCoverage.html`).
+    case rulesAdmin(project: String, endpoint: String)
     /// `GET .../documents/{document}`.
     case getDocument(name: String)
     /// `GET .../documents[/{document}]/{collection}`.
@@ -52,7 +53,7 @@ enum RESTRoute: Equatable {
             guard parts.count == 2 else { return nil }
             switch (method, parts[1]) {
             case (.PUT, "securityRules"), (.GET, "ruleCoverage"), (.GET, "ruleCoverage.html"):
-                self = .rulesAdmin(parts[1])
+                self = .rulesAdmin(project: parts[0], endpoint: parts[1])
             default:
                 return nil
             }

@@ -4,14 +4,17 @@ import DocumentModel
 /// of function calls, the count of evaluated expressions, document reads, and coverage.
 /// Not shared between threads.
 ///
-/// The counters and the slots live behind pointers: they change at every node, and class
-/// properties would pay for dynamic exclusivity checks there.
+/// The counters and the slots change at every node: they are declared
+/// `@exclusivity(unchecked)`, since a class property would otherwise pay for a dynamic
+/// exclusivity check at each access (the context is used by one thread, without overlapping
+/// accesses).
 final class EvalContext {
     /// A function argument or `let`: evaluated lazily, at most once, as Google's runtime does
     /// (an unused argument that would fail does not fail the call).
     enum Slot {
         case value(RValue)
-        case pending(Node, frameBase: Int)
+        /// The node is held by the ruleset, which outlives the evaluation.
+        case pending(Unmanaged<Node>, frameBase: Int)
     }
 
     /// The two phases of Google's evaluator: the first has no document reads (`resource` and
@@ -20,83 +23,56 @@ final class EvalContext {
         case first, second
     }
 
-    struct Counters {
-        var steps: Int32 = 0
-        var frameBase = 0
-        var callDepth = 0
-        var slotCount = 0
-        var slotCapacity = 0
-        var touchedUnknown = false
-        var phase = Phase.second
+    /// Where document reads go, for building the request's `DocumentAccess` on first use.
+    struct DocumentSource {
+        let lookup: any DocumentLookup
+        let tracker: RulesAccessTracker?
     }
 
     let request: PreparedRequest
     /// The document reads: given (shared by the disjuncts of a query) or made on first use.
     private var sharedDocuments: DocumentAccess?
-    private let makeDocuments: () -> DocumentAccess
-    var pathValues: [RValue] = []
+    private let documentSource: DocumentSource
+    @exclusivity(unchecked) var pathValues: [RValue] = []
     let timeLimit: Duration
-    /// Set at the first time check (after 64 expressions): the evaluation of a request is
-    /// bounded by `timeLimit` from there.
-    private var deadline: ContinuousClock.Instant?
+    /// Set at the first time check (after 64 expressions), in `EvaluationClock` nanoseconds:
+    /// the evaluation of a request is bounded by `timeLimit` from there.
+    private var deadline: UInt64?
     let coverage: CoverageBuffer?
-    private let counters: UnsafeMutablePointer<Counters>
-    private var slotBuffer: UnsafeMutablePointer<Slot>
+
+    @exclusivity(unchecked) var steps: Int32 = 0
+    @exclusivity(unchecked) var frameBase = 0
+    @exclusivity(unchecked) var callDepth = 0
+    @exclusivity(unchecked) var touchedUnknown = false
+    @exclusivity(unchecked) var phase = Phase.second
+    @exclusivity(unchecked) private(set) var slotCount = 0
+    @exclusivity(unchecked) private var slotCapacity = 0
+    @exclusivity(unchecked) private var slotBuffer: UnsafeMutablePointer<Slot>?
 
     static let stepLimit: Int32 = 1000
 
     init(
-        request: PreparedRequest, documents: DocumentAccess?, makeDocuments: @escaping () -> DocumentAccess,
-        timeLimit: Duration, coverage: CoverageBuffer?
+        request: PreparedRequest, documents: DocumentAccess?, documentSource: DocumentSource, timeLimit: Duration,
+        coverage: CoverageBuffer?
     ) {
         self.request = request
         self.sharedDocuments = documents
-        self.makeDocuments = makeDocuments
+        self.documentSource = documentSource
         self.timeLimit = timeLimit
         self.coverage = coverage
-        counters = .allocate(capacity: 1)
-        counters.initialize(to: Counters())
-        slotBuffer = .allocate(capacity: 0)
-        counters.pointee.slotCapacity = 0
     }
 
     deinit {
-        slotBuffer.deinitialize(count: counters.pointee.slotCount)
+        guard let slotBuffer else { return }
+        slotBuffer.deinitialize(count: slotCount)
         slotBuffer.deallocate()
-        counters.deinitialize(count: 1)
-        counters.deallocate()
-    }
-
-    var phase: Phase {
-        get { counters.pointee.phase }
-        set { counters.pointee.phase = newValue }
-    }
-
-    var steps: Int32 {
-        get { counters.pointee.steps }
-        set { counters.pointee.steps = newValue }
-    }
-
-    var frameBase: Int {
-        get { counters.pointee.frameBase }
-        set { counters.pointee.frameBase = newValue }
-    }
-
-    var callDepth: Int {
-        get { counters.pointee.callDepth }
-        set { counters.pointee.callDepth = newValue }
-    }
-
-    var touchedUnknown: Bool {
-        get { counters.pointee.touchedUnknown }
-        set { counters.pointee.touchedUnknown = newValue }
     }
 
     /// Evaluates a node: counts it, enforces the limits, records coverage.
     @inline(__always)
     func eval(_ node: Node) -> RValue {
-        counters.pointee.steps &+= node.cost
-        let steps = counters.pointee.steps
+        steps &+= node.cost
+        let steps = self.steps
         if steps > EvalContext.stepLimit { return .error(RError.expressionLimit) }
         if steps & 63 == 0 && pastDeadline() { return .error(RError.timeLimit) }
         let value = node.evaluate(self)
@@ -109,9 +85,9 @@ final class EvalContext {
     /// Whether the time limit has passed (starting the clock on the first call).
     @inline(never)
     func pastDeadline() -> Bool {
-        let now = ContinuousClock.now
+        let now = EvaluationClock.nanoseconds()
         guard let deadline else {
-            deadline = now.advanced(by: timeLimit)
+            deadline = now + EvaluationClock.nanoseconds(of: timeLimit)
             return false
         }
         return now > deadline
@@ -120,54 +96,61 @@ final class EvalContext {
     /// The document reads of the request.
     var documents: DocumentAccess {
         if let sharedDocuments { return sharedDocuments }
-        let made = makeDocuments()
+        let request = self.request
+        let own = request.method == .list ? nil : try? DocumentName(request.database, request.request.path)
+        let made = DocumentAccess(
+            lookup: documentSource.lookup, limit: request.request.accessScope.limit, ownDocument: own,
+            tracker: documentSource.tracker)
         sharedDocuments = made
         return made
     }
 
+    /// The document reads, if any were made or given.
+    var madeDocuments: DocumentAccess? { sharedDocuments }
+
     /// Counts expressions that are evaluated without a node of their own (a jump).
     @inline(__always)
     func count(_ extra: Int32) {
-        counters.pointee.steps &+= extra
+        steps &+= extra
     }
 
     // MARK: Slots
 
-    var slotCount: Int { counters.pointee.slotCount }
-
     /// Appends a slot to the stack.
     func pushSlot(_ slot: Slot) {
-        let count = counters.pointee.slotCount
-        if count == counters.pointee.slotCapacity {
+        let count = slotCount
+        if count == slotCapacity {
             let capacity = max(16, count * 2)
             let grown = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-            grown.moveInitialize(from: slotBuffer, count: count)
-            slotBuffer.deallocate()
+            if let slotBuffer {
+                grown.moveInitialize(from: slotBuffer, count: count)
+                slotBuffer.deallocate()
+            }
             slotBuffer = grown
-            counters.pointee.slotCapacity = capacity
+            slotCapacity = capacity
         }
-        (slotBuffer + count).initialize(to: slot)
-        counters.pointee.slotCount = count + 1
+        (slotBuffer! + count).initialize(to: slot)
+        slotCount = count + 1
     }
 
     /// Removes the slots from `count` on.
     func popSlots(to count: Int) {
-        let current = counters.pointee.slotCount
-        guard current > count else { return }
+        let current = slotCount
+        guard current > count, let slotBuffer else { return }
         (slotBuffer + count).deinitialize(count: current - count)
-        counters.pointee.slotCount = count
+        slotCount = count
     }
 
     /// Reads a slot, forcing a pending argument or `let`.
     func readSlot(_ index: Int) -> RValue {
-        guard index < counters.pointee.slotCount else { return .null }
+        guard index < slotCount, let slotBuffer else { return .null }
         switch slotBuffer[index] {
         case .value(let value):
             return value
         case .pending(let node, let base):
             let saved = frameBase
             frameBase = base
-            let value = eval(node)
+            let value = node._withUnsafeGuaranteedRef { eval($0) }
             frameBase = saved
             slotBuffer[index] = .value(value)
             return value

@@ -24,32 +24,28 @@ struct Evaluator {
     func decide(_ request: RulesRequest, lookup: any DocumentLookup, tracker: RulesAccessTracker?) -> RulesDecision {
         let candidates = self.candidates(for: request)
         guard !candidates.isEmpty else { return RulesDecision(allowed: false, evaluations: []) }
-
-        let limit = request.accessScope.limit
-        let makeDocuments = {
-            let own = request.method == .list ? nil : try? DocumentName(request.database, request.path)
-            return DocumentAccess(lookup: lookup, limit: limit, ownDocument: own, tracker: tracker)
-        }
+        let source = EvalContext.DocumentSource(lookup: lookup, tracker: tracker)
         let buffer: CoverageBuffer? = coverage == nil ? nil : CoverageBuffer()
         defer { if let coverage, let buffer { coverage.merge(buffer) } }
 
-        if request.method != .list {
-            let prepared = PreparedRequest(request)
-            return run(candidates, prepared, nil, makeDocuments, buffer)
-        }
-        // The disjuncts of a query share their document reads.
-        let access = makeDocuments()
-        var evaluations: [RuleEvaluation] = []
-        var allowed = true
-        for disjunct in QueryConstraints.disjuncts(of: request.query?.filter) {
-            let prepared = PreparedRequest(request, listConstraints: disjunct)
-            let decision = run(candidates, prepared, access, makeDocuments, buffer)
-            if !decision.allowed {
-                allowed = false
-                evaluations += decision.evaluations
+        return withUnsafePointer(to: request) { request in
+            if request.pointee.method != .list {
+                return run(candidates, PreparedRequest(borrowing: request), nil, source, buffer)
             }
+            // The disjuncts of a query share their document reads.
+            var access: DocumentAccess?
+            var evaluations: [RuleEvaluation] = []
+            var allowed = true
+            for disjunct in QueryConstraints.disjuncts(of: request.pointee.query?.filter) {
+                let prepared = PreparedRequest(borrowing: request, listConstraints: disjunct)
+                let decision = run(candidates, prepared, access, source, buffer) { access = $0 }
+                if !decision.allowed {
+                    allowed = false
+                    evaluations += decision.evaluations
+                }
+            }
+            return RulesDecision(allowed: allowed, evaluations: evaluations)
         }
-        return RulesDecision(allowed: allowed, evaluations: evaluations)
     }
 
     /// The allow statements for a request's method in the match blocks matching its path, in
@@ -100,15 +96,19 @@ struct Evaluator {
         }
     }
 
+    /// Decides one prepared request; `keepDocuments` receives the document reads it made, for
+    /// the next disjunct of a query.
     func run(
         _ candidates: [Candidate], _ prepared: PreparedRequest, _ access: DocumentAccess?,
-        _ makeDocuments: @escaping () -> DocumentAccess, _ buffer: CoverageBuffer?
+        _ source: EvalContext.DocumentSource, _ buffer: CoverageBuffer?,
+        keepDocuments: ((DocumentAccess) -> Void)? = nil
     ) -> RulesDecision {
         let context = EvalContext(
-            request: prepared, documents: access, makeDocuments: makeDocuments, timeLimit: timeLimit, coverage: buffer)
+            request: prepared, documents: access, documentSource: source, timeLimit: timeLimit, coverage: buffer)
         var state = Run(candidates: candidates, context: context)
         firstPhase(&state)
         if state.allowed == nil { secondPhase(&state) }
+        if let keepDocuments, let made = context.madeDocuments { keepDocuments(made) }
         return RulesDecision(allowed: state.allowed ?? false, evaluations: state.evaluations)
     }
 
@@ -117,11 +117,12 @@ struct Evaluator {
         let context = state.context
         let method = context.request.method
         context.phase = .first
-        defer { repeatCoverage(state, considered: state.first.count, reused: []) }
+        // (Checked here: passing `state` copies it.)
+        defer { if context.coverage != nil { repeatCoverage(state, considered: state.first.count, reused: []) } }
         for candidate in state.candidates {
             let start = context.coverage?.events.count ?? 0
             let result = evaluate(candidate, context)
-            state.coverageEvents.append(start..<(context.coverage?.events.count ?? 0))
+            if let coverage = context.coverage { state.coverageEvents.append(start..<coverage.events.count) }
             state.first.append(result)
             state.evaluations.append(RuleEvaluation(method: method, line: candidate.allow.line, outcome: result.outcome))
             if result.outcome == .allowed {
@@ -150,14 +151,14 @@ struct Evaluator {
         context.steps = 0
         var considered = 0
         var reused: Set<Int> = []
-        defer { repeatCoverage(state, considered: considered, reused: reused) }
+        defer { if context.coverage != nil { repeatCoverage(state, considered: considered, reused: reused) } }
         for (index, (candidate, earlier)) in zip(state.candidates, state.first).enumerated() {
             considered += 1
             let result: Result
             if earlier.dependsOnUnknown {
                 let start = context.coverage?.events.count ?? 0
                 result = evaluate(candidate, context)
-                state.coverageEvents[index] = start..<(context.coverage?.events.count ?? 0)
+                if let coverage = context.coverage { state.coverageEvents[index] = start..<coverage.events.count }
             } else {
                 result = earlier
                 reused.insert(index)
@@ -190,33 +191,34 @@ struct Evaluator {
     /// phase runs for every write before the second, and the document-read limit is shared.
     func decideBatch(_ requests: [RulesRequest], lookup: any DocumentLookup) -> RulesDecision {
         let tracker = RulesAccessTracker()
+        let source = EvalContext.DocumentSource(lookup: lookup, tracker: tracker)
         let buffer: CoverageBuffer? = coverage == nil ? nil : CoverageBuffer()
         defer { if let coverage, let buffer { coverage.merge(buffer) } }
-        var runs: [Run] = []
-        var evaluations: [RuleEvaluation] = []
-        for request in requests {
-            let candidates = self.candidates(for: request)
-            guard !candidates.isEmpty else { return RulesDecision(allowed: false, evaluations: evaluations) }
-            let own = try? DocumentName(request.database, request.path)
-            let access = DocumentAccess(
-                lookup: lookup, limit: request.accessScope.limit, ownDocument: own, tracker: tracker)
-            let context = EvalContext(
-                request: PreparedRequest(request), documents: access, makeDocuments: { access }, timeLimit: timeLimit,
-                coverage: buffer)
-            var state = Run(candidates: candidates, context: context)
-            firstPhase(&state)
-            evaluations += state.evaluations.filter { $0.outcome != .allowed }
-            if state.allowed == false { return RulesDecision(allowed: false, evaluations: evaluations) }
-            runs.append(state)
+        return requests.withUnsafeBufferPointer { requests in
+            var runs: [Run] = []
+            var evaluations: [RuleEvaluation] = []
+            for index in requests.indices {
+                let request = requests.baseAddress! + index
+                let candidates = self.candidates(for: request.pointee)
+                guard !candidates.isEmpty else { return RulesDecision(allowed: false, evaluations: evaluations) }
+                let context = EvalContext(
+                    request: PreparedRequest(borrowing: request), documents: nil, documentSource: source,
+                    timeLimit: timeLimit, coverage: buffer)
+                var state = Run(candidates: candidates, context: context)
+                firstPhase(&state)
+                evaluations += state.evaluations.filter { $0.outcome != .allowed }
+                if state.allowed == false { return RulesDecision(allowed: false, evaluations: evaluations) }
+                runs.append(state)
+            }
+            for index in runs.indices where runs[index].allowed == nil {
+                var state = runs[index]
+                let before = state.evaluations.count
+                secondPhase(&state)
+                evaluations += state.evaluations[before...].filter { $0.outcome != .allowed }
+                if state.allowed == false { return RulesDecision(allowed: false, evaluations: evaluations) }
+            }
+            return RulesDecision(allowed: true, evaluations: evaluations)
         }
-        for index in runs.indices where runs[index].allowed == nil {
-            var state = runs[index]
-            let before = state.evaluations.count
-            secondPhase(&state)
-            evaluations += state.evaluations[before...].filter { $0.outcome != .allowed }
-            if state.allowed == false { return RulesDecision(allowed: false, evaluations: evaluations) }
-        }
-        return RulesDecision(allowed: true, evaluations: evaluations)
     }
 
     func evaluate(_ candidate: Candidate, _ context: EvalContext) -> Result {

@@ -42,10 +42,10 @@ final class UserCallNode: Node, @unchecked Sendable {
         let callerBase = context.frameBase
         let base = context.slotCount
         for argument in arguments {
-            context.pushSlot(.pending(argument, frameBase: callerBase))
+            context.pushSlot(.pending(Unmanaged.passUnretained(argument), frameBase: callerBase))
         }
         for binding in function.lets {
-            context.pushSlot(.pending(binding, frameBase: base))
+            context.pushSlot(.pending(Unmanaged.passUnretained(binding), frameBase: base))
         }
         context.count(function.bindingCost)
         context.frameBase = base
@@ -126,7 +126,7 @@ final class MethodCallNode: Node, @unchecked Sendable {
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        let target = context.eval(receiver)
+        let target = Unmanaged.passUnretained(receiver)._withUnsafeGuaranteedRef { context.eval($0) }
         if target.isFatalError { return target }
         var values = Arguments()
         var firstError: RValue?

@@ -50,26 +50,17 @@ extension PreparedRequest {
     /// directly from the request.
     func field(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> RValue {
         let slot = field.rawValue + (phase == .first ? RequestFieldNode.Field.allCases.count : 0)
-        return withUnsafeMutablePointer(to: &fieldCache.pointee.slots) { tuple in
-            tuple.withMemoryRebound(to: RValue.self, capacity: 24) { slots in
-                if fieldCache.pointee.set & (1 << UInt64(slot)) != 0 { return slots[slot] }
-                let value = compute(field, phase: phase, span: span)
-                slots[slot] = value
-                fieldCache.pointee.set |= 1 << UInt64(slot)
-                return value
-            }
-        }
+        return cachedField(slot) { compute(field, phase: phase, span: span) }
     }
 
     private func compute(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> RValue {
-        let request = self.request
-        let unknown = RValue.error(RError("", kind: .unknown, span: span))
+        var unknown: RValue { .error(RError("", kind: .unknown, span: span)) }
         switch field {
         case .auth:
             return request.auth.map { .map(RMap(object: AuthObject($0))) } ?? .null
         case .authUID:
-            guard let auth = request.auth else { return RError.nullValue(span: span) }
-            return .string(auth.uid)
+            guard let uid = request.auth?.uid else { return RError.nullValue(span: span) }
+            return .string(uid)
         case .authToken:
             guard let auth = request.auth else { return RError.nullValue(span: span) }
             return .map(RMap(fields: auth.token))
@@ -87,10 +78,12 @@ extension PreparedRequest {
                 return field == .newData ? RError.nullValue(span: span) : .null
             case .create, .update:
                 if phase == .first && request.newResourceDependsOnStoredDocument { return unknown }
-                guard let document = request.newResource else {
+                guard request.newResource != nil else {
                     return field == .newData ? RError.nullValue(span: span) : .null
                 }
-                return field == .newData ? .map(RMap(fields: document.fields)) : DocumentObject.value(document)
+                // Reading only `fields` copies less than taking the document.
+                if field == .newData, let fields = request.newResource?.fields { return .map(RMap(fields: fields)) }
+                return DocumentObject.value(request.newResource)
             }
         case .query:
             guard method == .list else { return RError.undefinedProperty("query", span: span) }

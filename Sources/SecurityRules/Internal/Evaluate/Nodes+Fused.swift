@@ -32,26 +32,28 @@ final class KeysMembershipNode: Node, @unchecked Sendable {
     override func evaluate(_ context: EvalContext) -> RValue {
         let target = context.eval(receiver)
         if case .error = target { return target }
-        guard case .map(let map) = target, let keys = map.documentKeys else {
+        guard case .map(let map) = target, let entries = map.documentEntries else {
             let keys = keysTable.call(target, Arguments(), CallSite(span: keysSpan, context: context))
             if case .error = keys { return keys }
             var arguments = Arguments()
             arguments.append(listValue)
             return membershipTable.call(keys, arguments, CallSite(span: span, context: context))
         }
-        switch kind {
-        case .all:
-            var seen: UInt64 = 0
-            for key in keys {
-                let index = list.position(of: key)
-                if index >= 0 { seen |= 1 << UInt64(index) }
+        return entries.withUnsafeBufferPointer { entries in
+            switch kind {
+            case .all:
+                var seen: UInt64 = 0
+                for entry in entries {
+                    let index = list.position(of: entry.key)
+                    if index >= 0 { seen |= 1 << UInt64(index) }
+                }
+                let all: UInt64 = list.strings.count == 64 ? .max : (1 << UInt64(list.strings.count)) - 1
+                return .bool(seen == all)
+            case .any:
+                return .bool(entries.contains { list.position(of: $0.key) >= 0 })
+            case .only:
+                return .bool(entries.allSatisfy { list.position(of: $0.key) >= 0 })
             }
-            let all: UInt64 = list.strings.count == 64 ? .max : (1 << UInt64(list.strings.count)) - 1
-            return .bool(seen == all)
-        case .any:
-            return .bool(keys.contains { list.position(of: $0) >= 0 })
-        case .only:
-            return .bool(keys.allSatisfy { list.position(of: $0) >= 0 })
         }
     }
 }

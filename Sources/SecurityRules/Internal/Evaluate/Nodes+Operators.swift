@@ -295,18 +295,23 @@ final class IsNode: Node, @unchecked Sendable {
 final class LogicalChainNode: Node, @unchecked Sendable {
     let isAnd: Bool
     let operands: [Node]
+    /// The operands, held by `operands`: evaluating through these takes no reference counts.
+    private let unretainedOperands: [Unmanaged<Node>]
 
     init(isAnd: Bool, operands: [Node], span: SourceSpan) {
         self.isAnd = isAnd
         self.operands = operands
+        unretainedOperands = operands.map { Unmanaged.passUnretained($0) }
         super.init(span: span, cost: Int32(operands.count - 1))
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
         var firstError: RValue?
-        for (index, operand) in operands.enumerated() {
+        for index in unretainedOperands.indices {
             if index > 0 { context.count(1) }
-            let value = LogicalNode.asBool(context.eval(operand), span: operand.span)
+            let value = unretainedOperands[index]._withUnsafeGuaranteedRef { operand in
+                LogicalNode.asBool(context.eval(operand), span: operand.span)
+            }
             switch value {
             case .bool(let flag):
                 // The deciding value: `false` for `&&`, `true` for `||`.

@@ -155,14 +155,13 @@ struct PathMatcher {
 
     private func bind(_ chain: [PatternSegment], globIndex: Int?) -> [RValue]? {
         guard let glob = globIndex else {
+            // `visit` has matched every segment of a chain without a glob: only the values remain.
             guard chain.count == count else { return nil }
-            var values: [RValue] = []
-            values.reserveCapacity(chain.count)
-            for (index, pattern) in chain.enumerated() {
-                guard let value = one(pattern, segment(index)) else { return nil }
-                values.append(value)
+            return chain.indices.map { index in
+                guard case .variable = chain[index] else { return .null }
+                if case .known(let value) = segment(index) { return .string(value) }
+                return RError.nullValue(span: .none)
             }
-            return values
         }
         let after = chain.count - glob - 1
         let absorbed = count - glob - after

@@ -122,42 +122,56 @@ final class RequestObject: RObject, @unchecked Sendable {
     }
 }
 
+/// The request of one decision, as the evaluation reads it. It borrows the caller's
+/// `RulesRequest` (copying it would cost a retain per field at every decision), so it must not
+/// outlive the call that made it.
 final class PreparedRequest {
-    let request: RulesRequest
+    private let requestAddress: UnsafePointer<RulesRequest>
     let method: RulesMethod
-    let database: DatabaseID
     let listConstraints: QueryConstraints?
 
-    init(_ request: RulesRequest, listConstraints: QueryConstraints? = nil) {
-        self.request = request
-        method = request.method
-        database = request.database
+    /// - Important: `request` must stay valid (and unchanged) for the life of the object.
+    init(borrowing request: UnsafePointer<RulesRequest>, listConstraints: QueryConstraints? = nil) {
+        requestAddress = request
+        method = request.pointee.method
         self.listConstraints = listConstraints
     }
 
-    /// The values of resolved member chains, by field and phase (behind a pointer: read at
-    /// every use, where a class property would pay for exclusivity checks).
-    /// The cache: a bit mask of the slots set, then the slots (only those set are initialized).
-    struct FieldCache {
-        var set: UInt64 = 0
-        var slots: (
-            RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue,
-            RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue, RValue
-        ) = (
-            .null, .null, .null, .null, .null, .null, .null, .null, .null, .null, .null, .null,
-            .null, .null, .null, .null, .null, .null, .null, .null, .null, .null, .null, .null
-        )
+    /// The request.
+    var request: RulesRequest {
+        unsafeAddress { requestAddress }
     }
 
-    let fieldCache: UnsafeMutablePointer<FieldCache> = {
-        let cache = UnsafeMutablePointer<FieldCache>.allocate(capacity: 1)
-        cache.initialize(to: FieldCache())
-        return cache
-    }()
+    var database: DatabaseID { request.database }
+
+    /// The values of resolved member chains, by field and phase: allocated on first use;
+    /// `cachedFields` has a bit for each slot set (only those are initialized).
+    @exclusivity(unchecked) private var fieldSlots: UnsafeMutablePointer<RValue>?
+    @exclusivity(unchecked) private var cachedFields: UInt64 = 0
+
+    static let fieldSlotCount = 2 * RequestFieldNode.Field.allCases.count
 
     deinit {
-        fieldCache.deinitialize(count: 1)
-        fieldCache.deallocate()
+        guard let fieldSlots else { return }
+        var remaining = cachedFields
+        while remaining != 0 {
+            let slot = remaining.trailingZeroBitCount
+            (fieldSlots + slot).deinitialize(count: 1)
+            remaining &= remaining - 1
+        }
+        fieldSlots.deallocate()
+    }
+
+    /// The cached value of a field slot, computing it with `make` on first use.
+    @inline(__always)
+    func cachedField(_ slot: Int, _ make: () -> RValue) -> RValue {
+        if cachedFields & (1 << UInt64(slot)) != 0, let fieldSlots { return fieldSlots[slot] }
+        let value = make()
+        let slots = fieldSlots ?? UnsafeMutablePointer<RValue>.allocate(capacity: PreparedRequest.fieldSlotCount)
+        fieldSlots = slots
+        (slots + slot).initialize(to: value)
+        cachedFields |= 1 << UInt64(slot)
+        return value
     }
 
     /// `request`, built on first use.

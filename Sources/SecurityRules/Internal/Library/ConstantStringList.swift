@@ -20,6 +20,10 @@ struct ConstantStringList: Sendable {
     /// The position of `text` in the list, or -1.
     @inline(__always)
     func position(of text: String) -> Int {
+        // Keys usually have the representation of the literal (short strings are stored inline).
+        for index in 0..<strings.count where identicalRepresentation(strings[index], text) {
+            return index
+        }
         let length = text.utf8.count
         for index in 0..<strings.count where lengths[index] == length && rulesStringEqual(strings[index], text) {
             return index

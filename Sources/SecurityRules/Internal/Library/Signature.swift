@@ -69,10 +69,19 @@ struct RErrorValue: Error {
     }
 }
 
-/// A method of one receiver type: its signature and its body.
-struct MethodVariant: Sendable {
+/// A method of one receiver type: its signature and its body. A class, so a call fetches
+/// one reference rather than copying the signature's arrays.
+final class MethodVariant: Sendable {
     let signature: Signature
     let body: @Sendable (_ receiver: RValue, _ arguments: Arguments, _ overload: Int, _ call: CallSite) -> RValue
+
+    init(
+        signature: Signature,
+        body: @escaping @Sendable (_ receiver: RValue, _ arguments: Arguments, _ overload: Int, _ call: CallSite) -> RValue
+    ) {
+        self.signature = signature
+        self.body = body
+    }
 }
 
 /// The variants of one method name by receiver type tag.

@@ -67,20 +67,9 @@ struct CharacterClass: Sendable, Hashable {
         return CharacterClass(ranges + extra)
     }
 
-    /// The scalars a scalar folds together with.
+    /// The scalars a scalar folds together with (RE2's simple case folding orbit).
     static func caseVariants(_ value: UInt32) -> [UInt32] {
-        guard let scalar = Unicode.Scalar(value) else { return [value] }
-        if value < 0x80 {
-            if value >= 0x41 && value <= 0x5A { return [value, value + 32] }
-            if value >= 0x61 && value <= 0x7A { return [value, value - 32] }
-            return [value]
-        }
-        var result = [value]
-        for mapping in [scalar.properties.lowercaseMapping, scalar.properties.uppercaseMapping] {
-            let scalars = mapping.unicodeScalars
-            if scalars.count == 1, let only = scalars.first, !result.contains(only.value) { result.append(only.value) }
-        }
-        return result
+        UnicodeClasses.orbit(value)
     }
 
     // MARK: Named classes

@@ -7,34 +7,42 @@ extension RegexParser {
         case RegexParser.char("z"): return .assertion(.endText)
         case RegexParser.char("b"): return .assertion(.wordBoundary)
         case RegexParser.char("B"): return .assertion(.notWordBoundary)
-        case RegexParser.char("Q"):
-            var items: [RegexNode] = []
-            while index < scalars.count {
-                if peek() == RegexParser.char("\\") && peek(1) == RegexParser.char("E") {
-                    index += 2
-                    break
-                }
-                items.append(literal(try next(), flags))
-            }
-            return items.isEmpty ? nil : .concat(items)
         default:
             index -= 1
-            let set = try parseClassEscape()
-            return .characters(flags.caseInsensitive ? set.caseFolded : set)
+            return .characters(try parseClassEscape().finish(fold: flags.caseInsensitive))
+        }
+    }
+
+    /// The characters of an escape: a positive set, and whether the escape negates it. Under
+    /// `(?i)` RE2 folds the positive set, then negates.
+    struct EscapedClass {
+        var set: CharacterClass
+        var negated = false
+        /// For a Unicode class (`\p{...}`): RE2/J adds these under `(?i)` instead of folding.
+        var foldAdditions: CharacterClass?
+
+        var single: UInt32? {
+            guard !negated, set.ranges.count == 1, set.ranges[0].count == 1 else { return nil }
+            return set.ranges[0].lowerBound
+        }
+
+        func finish(fold: Bool) -> CharacterClass {
+            let folded = !fold ? set : foldAdditions.map { set.union($0) } ?? set.caseFolded
+            return negated ? folded.inverted : folded
         }
     }
 
     /// An escape that stands for characters (inside or outside a class); at the backslash's successor.
-    mutating func parseClassEscape() throws -> CharacterClass {
+    mutating func parseClassEscape() throws -> EscapedClass {
         let scalar = try next()
-        func single(_ value: UInt32) -> CharacterClass { CharacterClass([value...value]) }
+        func single(_ value: UInt32) -> EscapedClass { EscapedClass(set: CharacterClass([value...value])) }
         switch scalar {
-        case RegexParser.char("d"): return .digit
-        case RegexParser.char("D"): return CharacterClass.digit.inverted
-        case RegexParser.char("s"): return .space
-        case RegexParser.char("S"): return CharacterClass.space.inverted
-        case RegexParser.char("w"): return .word
-        case RegexParser.char("W"): return CharacterClass.word.inverted
+        case RegexParser.char("d"): return EscapedClass(set: .digit)
+        case RegexParser.char("D"): return EscapedClass(set: .digit, negated: true)
+        case RegexParser.char("s"): return EscapedClass(set: .space)
+        case RegexParser.char("S"): return EscapedClass(set: .space, negated: true)
+        case RegexParser.char("w"): return EscapedClass(set: .word)
+        case RegexParser.char("W"): return EscapedClass(set: .word, negated: true)
         case RegexParser.char("a"): return single(0x07)
         case RegexParser.char("f"): return single(0x0C)
         case RegexParser.char("t"): return single(0x09)
@@ -58,8 +66,8 @@ extension RegexParser {
                 negated.toggle()
                 name.removeFirst()
             }
-            guard let set = UnicodeClasses.named(name) else { throw Failure() }
-            return negated ? set.inverted : set
+            guard let named = UnicodeClasses.named(name) else { throw Failure() }
+            return EscapedClass(set: named.set, negated: negated, foldAdditions: named.foldAdditions)
         case RegexParser.char("x"):
             if peek() == RegexParser.char("{") {
                 index += 1
@@ -107,8 +115,9 @@ extension RegexParser {
 
     func isOctal(_ c: UInt32) -> Bool { c >= 0x30 && c <= 0x37 }
 
-    /// A bracketed class; after the `[`.
-    mutating func parseClass() throws -> CharacterClass {
+    /// A bracketed class; after the `[`. Under `(?i)` (`fold`) every item is folded before
+    /// the class is negated, as RE2 does.
+    mutating func parseClass(fold: Bool) throws -> CharacterClass {
         var negated = false
         if peek() == RegexParser.char("^") {
             negated = true
@@ -121,38 +130,37 @@ extension RegexParser {
             if scalar == RegexParser.char("]") && !first { break }
             first = false
             if scalar == RegexParser.char("[") && peek(1) == RegexParser.char(":") {
-                if let (set, length) = posixClass() {
-                    ranges += set.ranges
+                if let (item, length) = posixClass() {
+                    ranges += item.finish(fold: fold).ranges
                     index += length
                     continue
                 }
             }
-            let low: CharacterClass
+            let low: EscapedClass
             if scalar == RegexParser.char("\\") {
                 index += 1
                 low = try parseClassEscape()
             } else {
                 index += 1
-                low = CharacterClass([scalar...scalar])
+                low = EscapedClass(set: CharacterClass([scalar...scalar]))
             }
-            if low.ranges.count == 1, low.ranges[0].count == 1, peek() == RegexParser.char("-"),
-                let after = peek(1), after != RegexParser.char("]")
+            if let lowValue = low.single, peek() == RegexParser.char("-"), let after = peek(1),
+                after != RegexParser.char("]")
             {
                 index += 1
-                let high: CharacterClass
+                let high: EscapedClass
                 if after == RegexParser.char("\\") {
                     index += 1
                     high = try parseClassEscape()
                 } else {
                     index += 1
-                    high = CharacterClass([after...after])
+                    high = EscapedClass(set: CharacterClass([after...after]))
                 }
-                guard high.ranges.count == 1, high.ranges[0].count == 1,
-                    high.ranges[0].lowerBound >= low.ranges[0].lowerBound
-                else { throw Failure() }
-                ranges.append(low.ranges[0].lowerBound...high.ranges[0].lowerBound)
+                guard let highValue = high.single, highValue >= lowValue else { throw Failure() }
+                let range = CharacterClass([lowValue...highValue])
+                ranges += (fold ? range.caseFolded : range).ranges
             } else {
-                ranges += low.ranges
+                ranges += low.finish(fold: fold).ranges
             }
         }
         index += 1
@@ -161,7 +169,7 @@ extension RegexParser {
     }
 
     /// `[:alpha:]` or `[:^alpha:]` at the current position.
-    func posixClass() -> (CharacterClass, Int)? {
+    func posixClass() -> (EscapedClass, Int)? {
         var offset = 2
         var negated = false
         if peek(offset) == RegexParser.char("^") {
@@ -176,6 +184,6 @@ extension RegexParser {
         guard peek(offset) == RegexParser.char(":"), peek(offset + 1) == RegexParser.char("]"),
             let set = CharacterClass.posix[name]
         else { return nil }
-        return (negated ? set.inverted : set, offset + 2)
+        return (EscapedClass(set: set, negated: negated), offset + 2)
     }
 }

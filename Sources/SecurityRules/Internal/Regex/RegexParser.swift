@@ -12,6 +12,14 @@ indirect enum RegexNode: Sendable {
     case concat([RegexNode])
     case alternate([RegexNode])
     case `repeat`(RegexNode, min: Int, max: Int?, greedy: Bool)
+
+    /// An empty expression or an assertion.
+    var isZeroWidth: Bool {
+        switch self {
+        case .empty, .assertion: true
+        default: false
+        }
+    }
 }
 
 /// Parses RE2 syntax (what Google's runtime accepts through RE2/J): no backreferences or
@@ -30,6 +38,7 @@ struct RegexParser {
     var index = 0
     var captureCount = 0
     var depth = 0
+    var groupNames: Set<[UInt32]> = []
 
     static let maximumRepeat = 1000
     static let maximumDepth = 500
@@ -72,6 +81,23 @@ struct RegexParser {
     mutating func parseConcatenation(_ flags: inout Flags) throws -> RegexNode {
         var items: [RegexNode] = []
         while let scalar = peek(), scalar != RegexParser.char("|"), scalar != RegexParser.char(")") {
+            if scalar == RegexParser.char("\\"), peek(1) == RegexParser.char("Q") {
+                // `\Q...\E`: literals, of which a quantifier takes the last.
+                index += 2
+                var literals: [RegexNode] = []
+                while index < scalars.count {
+                    if peek() == RegexParser.char("\\") && peek(1) == RegexParser.char("E") {
+                        index += 2
+                        break
+                    }
+                    literals.append(literal(try next(), flags))
+                }
+                if let last = literals.popLast() {
+                    items += literals
+                    items.append(try parseQuantifiers(last, flags))
+                }
+                continue
+            }
             if let atom = try parseAtom(&flags) {
                 items.append(try parseQuantifiers(atom, flags))
             }
@@ -112,7 +138,9 @@ struct RegexParser {
             throw Failure()
         }
         if peek() == RegexParser.char("{"), repeatBounds() != nil { throw Failure() }
-        if case .empty = atom { throw Failure() }
+        // A repeated empty or zero-width expression matches like the expression (once) or like
+        // nothing (zero times).
+        if atom.isZeroWidth { return min == 0 ? .empty : atom }
         return .repeat(atom, min: min, max: max, greedy: greedy)
     }
 
@@ -150,8 +178,7 @@ struct RegexParser {
         case RegexParser.char("("):
             return try parseGroup(&flags)
         case RegexParser.char("["):
-            let set = try parseClass()
-            return .characters(flags.caseInsensitive ? set.caseFolded : set)
+            return .characters(try parseClass(fold: flags.caseInsensitive))
         case RegexParser.char("."):
             return .any(newline: flags.dotAll)
         case RegexParser.char("^"):
@@ -175,14 +202,15 @@ struct RegexParser {
                 // Named group: (?P<name>...) or (?<name>...).
                 if kind == RegexParser.char("P") { index += 1 }
                 guard try next() == RegexParser.char("<") else { throw Failure() }
-                var nameLength = 0
+                var name: [UInt32] = []
                 while let c = peek(), c != RegexParser.char(">") {
                     guard c == 0x5F || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
                     else { throw Failure() }
                     index += 1
-                    nameLength += 1
+                    name.append(c)
                 }
-                guard nameLength > 0 else { throw Failure() }
+                // Names must be new.
+                guard !name.isEmpty, groupNames.insert(name).inserted else { throw Failure() }
                 index += 1
                 captureCount += 1
                 let number = captureCount
@@ -208,10 +236,12 @@ struct RegexParser {
                     sawFlag = false
                     continue
                 case RegexParser.char(")"):
+                    // `(?)` is accepted; a `-` must be followed by a flag.
                     guard sawFlag || !negate else { throw Failure() }
                     flags = updated
                     return nil
                 case RegexParser.char(":"):
+                    guard sawFlag || !negate else { throw Failure() }
                     var inner = updated
                     let body = try parseAlternation(&inner)
                     guard try next() == RegexParser.char(")") else { throw Failure() }

@@ -1,106 +1,93 @@
-import Synchronization
-
-/// The Unicode classes of `\p{...}`: general categories (`L`, `Lu`, `Nd`...), computed once from
-/// Swift's Unicode properties, and the common scripts by their blocks.
+/// The Unicode classes of `\p{...}` and the case folding of `(?i)`, from RE2/J's tables
+/// (`RE2UnicodeData`, Unicode 6.0) as Google's rules runtime has them.
 enum UnicodeClasses {
-    private static let cache = Mutex<[String: CharacterClass]>([:])
-
-    static func named(_ name: String) -> CharacterClass? {
-        if let cached = cache.withLock({ $0[name] }) { return cached }
-        guard let computed = compute(name) else { return nil }
-        cache.withLock { $0[name] = computed }
-        return computed
+    /// A range of scalars `first...last` taking every `stride`-th.
+    struct StridedRange {
+        let first: UInt32
+        let last: UInt32
+        let stride: UInt32
     }
 
-    private static func categories(_ name: String) -> Set<String>? {
-        let all = [
-            "Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po",
-            "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn",
-        ]
-        if name.count == 1 {
-            let matching = all.filter { $0.hasPrefix(name) }
-            return matching.isEmpty ? nil : Set(matching)
-        }
-        return all.contains(name) ? [name] : nil
+    struct Tables {
+        var classes: [String: [StridedRange]] = [:]
+        /// What `(?i)` adds to a class (RE2/J's fold tables), by name.
+        var foldAdditions: [String: [StridedRange]] = [:]
+        /// The next member of each scalar's case folding orbit.
+        var nextFold: [UInt32: UInt32] = [:]
     }
 
-    private static func code(_ category: Unicode.GeneralCategory) -> String {
-        switch category {
-        case .uppercaseLetter: "Lu"
-        case .lowercaseLetter: "Ll"
-        case .titlecaseLetter: "Lt"
-        case .modifierLetter: "Lm"
-        case .otherLetter: "Lo"
-        case .nonspacingMark: "Mn"
-        case .spacingMark: "Mc"
-        case .enclosingMark: "Me"
-        case .decimalNumber: "Nd"
-        case .letterNumber: "Nl"
-        case .otherNumber: "No"
-        case .connectorPunctuation: "Pc"
-        case .dashPunctuation: "Pd"
-        case .openPunctuation: "Ps"
-        case .closePunctuation: "Pe"
-        case .initialPunctuation: "Pi"
-        case .finalPunctuation: "Pf"
-        case .otherPunctuation: "Po"
-        case .mathSymbol: "Sm"
-        case .currencySymbol: "Sc"
-        case .modifierSymbol: "Sk"
-        case .otherSymbol: "So"
-        case .spaceSeparator: "Zs"
-        case .lineSeparator: "Zl"
-        case .paragraphSeparator: "Zp"
-        case .control: "Cc"
-        case .format: "Cf"
-        case .surrogate: "Cs"
-        case .privateUse: "Co"
-        case .unassigned: "Cn"
-        @unknown default: "Cn"
-        }
+    static let tables: Tables = parse(RE2UnicodeData.text)
+
+    /// The class of a category (`L`, `Lu`...), a script (`Greek`) or `Any`, and what `(?i)`
+    /// adds to it; `nil` for other names.
+    static func named(_ name: String) -> (set: CharacterClass, foldAdditions: CharacterClass)? {
+        if name == "Any" { return (CharacterClass([0...CharacterClass.maxScalar]), CharacterClass([])) }
+        guard let strided = tables.classes[name] else { return nil }
+        return (expand(strided), expand(tables.foldAdditions[name] ?? []))
     }
 
-    static let scripts: [String: [ClosedRange<UInt32>]] = [
-        "Latin": [
-            0x41...0x5A, 0x61...0x7A, 0xAA...0xAA, 0xBA...0xBA, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2B8, 0x2E0...0x2E4,
-            0x1D00...0x1D25, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF, 0xFF21...0xFF3A, 0xFF41...0xFF5A,
-        ],
-        "Greek": [0x370...0x373, 0x375...0x377, 0x37A...0x37D, 0x37F...0x3FF, 0x1F00...0x1FFF],
-        "Cyrillic": [0x400...0x52F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F],
-        "Armenian": [0x531...0x58A],
-        "Hebrew": [0x591...0x5F4, 0xFB1D...0xFB4F],
-        "Arabic": [0x600...0x6FF, 0x750...0x77F, 0x8A0...0x8FF, 0xFB50...0xFDFF, 0xFE70...0xFEFF],
-        "Devanagari": [0x900...0x97F, 0xA8E0...0xA8FF],
-        "Thai": [0xE01...0xE5B],
-        "Georgian": [0x10A0...0x10FF],
-        "Hangul": [0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF],
-        "Hiragana": [0x3041...0x309F],
-        "Katakana": [0x30A0...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D],
-        "Han": [0x2E80...0x2FD5, 0x3005...0x3007, 0x3021...0x3029, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
-            0x20000...0x2FA1F],
-    ]
-
-    private static func compute(_ name: String) -> CharacterClass? {
-        if name == "Any" { return CharacterClass([0...CharacterClass.maxScalar]) }
-        if let script = scripts[name] { return CharacterClass(script) }
-        guard let wanted = categories(name) else { return nil }
+    static func expand(_ strided: [StridedRange]) -> CharacterClass {
         var ranges: [ClosedRange<UInt32>] = []
-        var start: UInt32?
-        for value in UInt32(0)...CharacterClass.maxScalar {
-            let matches: Bool
-            if let scalar = Unicode.Scalar(value) {
-                matches = wanted.contains(code(scalar.properties.generalCategory))
+        for range in strided {
+            if range.stride == 1 {
+                ranges.append(range.first...range.last)
             } else {
-                matches = wanted.contains("Cs")
-            }
-            if matches {
-                if start == nil { start = value }
-            } else if let first = start {
-                ranges.append(first...(value - 1))
-                start = nil
+                for value in Swift.stride(from: range.first, through: range.last, by: Int(range.stride)) {
+                    ranges.append(value...value)
+                }
             }
         }
-        if let first = start { ranges.append(first...CharacterClass.maxScalar) }
         return CharacterClass(ranges)
+    }
+
+    /// The scalars equal to `value` under simple case folding, `value` first.
+    static func orbit(_ value: UInt32) -> [UInt32] {
+        var result = [value]
+        var next = tables.nextFold[value] ?? value
+        while next != value, result.count < 8 {
+            result.append(next)
+            next = tables.nextFold[next] ?? value
+        }
+        return result
+    }
+
+    static func parse(_ text: String) -> Tables {
+        var tables = Tables()
+        for record in text.split(separator: ";") {
+            let fields = record.split(separator: ":", maxSplits: 2)
+            guard fields.count == 3 else { continue }
+            if fields[0] == "F" {
+                var previous: UInt32 = 0
+                for item in fields[2].split(separator: ",") {
+                    let negative = item.contains("-")
+                    let parts = item.split(whereSeparator: { $0 == "+" || $0 == "-" })
+                    guard parts.count == 2, let delta = UInt32(parts[0], radix: 36),
+                        let offset = UInt32(parts[1], radix: 36)
+                    else { continue }
+                    let scalar = previous + delta
+                    tables.nextFold[scalar] = negative ? scalar - offset : scalar + offset
+                    previous = scalar
+                }
+            } else {
+                var ranges: [StridedRange] = []
+                var previous: UInt32 = 0
+                for item in fields[2].split(separator: ",") {
+                    let strideParts = item.split(separator: "/")
+                    let lengthParts = strideParts[0].split(separator: "+")
+                    guard let delta = UInt32(lengthParts[0], radix: 36) else { continue }
+                    let first = previous + delta
+                    let length = lengthParts.count > 1 ? UInt32(lengthParts[1], radix: 36) ?? 0 : 0
+                    let stride = strideParts.count > 1 ? UInt32(strideParts[1], radix: 36) ?? 1 : 1
+                    ranges.append(StridedRange(first: first, last: first + length, stride: max(stride, 1)))
+                    previous = first + length
+                }
+                if fields[0] == "X" || fields[0] == "Y" {
+                    tables.foldAdditions[String(fields[1])] = ranges
+                } else {
+                    tables.classes[String(fields[1])] = ranges
+                }
+            }
+        }
+        return tables
     }
 }

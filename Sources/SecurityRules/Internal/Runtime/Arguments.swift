@@ -52,6 +52,14 @@ func rulesStringEqual(_ lhs: String, _ rhs: String) -> Bool {
     return exactlyEqual(lhs, rhs, count: count)
 }
 
+/// Whether two strings have the same representation: then they are equal (small strings hold
+/// their bytes and length; others, the same storage and length). Unequal representations
+/// prove nothing.
+@inline(__always)
+func identicalRepresentation(_ lhs: String, _ rhs: String) -> Bool {
+    unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
+}
+
 @usableFromInline
 func exactlyEqual(_ lhs: String, _ rhs: String, count: Int) -> Bool {
     if count <= 15 {

@@ -44,10 +44,10 @@ final class RMap: Sendable {
         fieldEntries = []
     }
 
-    /// The keys of a document-backed map, without building values; `nil` for other maps.
-    var documentKeys: LazyMapSequence<[MapValue.Entry], String>? {
+    /// The entries of a document-backed map, without building values; `nil` for other maps.
+    var documentEntries: [MapValue.Entry]? {
         guard case .fields = storage else { return nil }
-        return fieldEntries.lazy.map(\.key)
+        return fieldEntries
     }
 
     /// The value of a key of a small document-backed map, found by a scan; `.none` when the
@@ -56,8 +56,11 @@ final class RMap: Sendable {
     private func scanFields(_ key: String) -> RValue?? {
         let count = fieldEntries.count
         guard count > 0, count <= 12 else { return .none }
-        let length = key.utf8.count
         return fieldEntries.withUnsafeBufferPointer { entries -> RValue?? in
+            for index in 0..<count where identicalRepresentation(entries[index].key, key) {
+                return .some(RValue(entries[index].value))
+            }
+            let length = key.utf8.count
             for index in 0..<count where entries[index].key.utf8.count == length && rulesStringEqual(entries[index].key, key) {
                 return .some(RValue(entries[index].value))
             }

@@ -1,0 +1,32 @@
+import FirestoreProto
+import GRPCCore
+
+extension FirestoreService {
+    /// `Listen`: the bidirectional stream of snapshot listeners (see `ListenSession`). The
+    /// whole stream is one request for the runner: one log line, when it ends.
+    func listen(
+        request: StreamingServerRequest<Google_Firestore_V1_ListenRequest>, context: ServerContext
+    ) async throws -> StreamingServerResponse<Google_Firestore_V1_ListenResponse> {
+        StreamingServerResponse { [api, runner] writer in
+            let inbox = SessionInbox<ListenEvent>()
+            try await ClientInput.pump(request.messages, into: inbox, as: ListenEvent.client) {
+                let first = await inbox.takeAll()
+                guard case .client(.request(let opening))? = first.first else { return }
+                do throws(WireStatus) {
+                    let end = try await runner.run(
+                        .grpc, method: "Listen", path: opening.database.isEmpty ? "-" : opening.database,
+                        authorization: request.metadata.authorization
+                    ) { context in
+                        try await ListenSession(
+                            store: api.store, identity: context.identity, inbox: inbox, writer: writer
+                        ).run(pending: first)
+                    }
+                    try end.check("Listen")
+                } catch {
+                    throw error.rpcError
+                }
+            }
+            return [:]
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import GRPCCore
+
+/// What a bidirectional stream hears from its client.
+enum ClientInput<Request: Sendable>: Sendable {
+    /// A request.
+    case request(Request)
+    /// The client closed its side of the stream.
+    case ended
+    /// Reading the requests failed: the client went away, or sent something unreadable.
+    case failed(any Error)
+    /// The RPC was cancelled: the server is shutting down, or the client left.
+    case cancelled
+
+    /// Reads `requests` into `inbox` on a new task (cancel it when the stream ends), and posts
+    /// `.cancelled` when the RPC is cancelled, which is how a stream learns that the server is
+    /// shutting down. Runs `body` meanwhile.
+    static func pump<Event: Sendable, Result>(
+        _ requests: RPCAsyncSequence<Request, any Error>, into inbox: SessionInbox<Event>,
+        as event: @escaping @Sendable (ClientInput<Request>) -> Event, while body: () async throws -> Result
+    ) async throws -> Result {
+        let reader = Task {
+            do {
+                for try await request in requests { inbox.post(event(.request(request))) }
+                inbox.post(event(.ended))
+            } catch {
+                inbox.post(event(.failed(error)))
+            }
+        }
+        defer { reader.cancel() }
+        return try await withRPCCancellationHandler(operation: body) { inbox.post(event(.cancelled)) }
+    }
+
+    /// Whether a failure to read requests means only that the client went away (cancelled the
+    /// stream or closed its connection): how clients end listeners, so a normal end.
+    static func isDeparture(_ error: any Error) -> Bool {
+        guard let error = error as? RPCError else { return error is CancellationError }
+        return error.code == .cancelled || error.code == .unavailable
+    }
+}
+
+/// How a stream session ended without failing.
+enum StreamEnd: Sendable {
+    /// The client closed the stream, or went away.
+    case closed
+    /// The RPC was cancelled: the server is shutting down (or the client left, and nobody
+    /// reads the status). Not a failure of the request, so it is logged as OK; the client gets
+    /// UNAVAILABLE, on which the official clients reconnect and resume.
+    case cancelled
+
+    /// Throws the status the client gets for a cancelled stream.
+    func check(_ method: String) throws(WireStatus) {
+        guard case .cancelled = self else { return }
+        throw WireStatus(.unavailable, "The \(method) stream was cancelled: the server is shutting down")
+    }
+}

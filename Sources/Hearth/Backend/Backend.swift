@@ -1,0 +1,39 @@
+import DocumentModel
+import DocumentStore
+
+/// What a `Firestore` instance needs from a database: the embedded store or a remote emulator.
+/// Every call carries the identity security rules judge it by.
+protocol Backend: Sendable {
+    /// Reads documents (`nil` for a missing one), in a transaction if one is given.
+    func lookup(_ names: [DocumentName], transaction: TransactionID?, as identity: Identity) async throws
+        -> (readTime: Timestamp, documents: [Document?])
+
+    /// Runs a query, in a transaction if one is given.
+    func runQuery(_ query: DocumentModel.Query, transaction: TransactionID?, as identity: Identity) async throws
+        -> (readTime: Timestamp, documents: [Document])
+
+    /// Runs aggregations; the result's fields are named by the aggregations' aliases.
+    func runAggregation(_ query: AggregationQuery, as identity: Identity) async throws -> MapValue
+
+    /// Commits writes atomically (in a transaction if one is given, which then ends).
+    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws
+
+    /// Begins a read-write transaction; `retrying` names the aborted attempt it retries.
+    func beginTransaction(retrying: TransactionID?, as identity: Identity) async throws -> TransactionID
+
+    /// Ends a transaction without writing.
+    func rollback(_ transaction: TransactionID, as identity: Identity) async
+
+    /// The target's full result, then again after every change to it, until the stream's
+    /// consumer stops.
+    func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error>
+
+    /// Releases what the backend holds (connections, an owned store).
+    func shutdown() async
+}
+
+/// A listener's view of its target at one read time: the documents in the target's order.
+struct ListenResult: Sendable {
+    var readTime: Timestamp
+    var documents: [Document]
+}

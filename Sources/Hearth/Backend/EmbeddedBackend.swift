@@ -1,0 +1,108 @@
+import DocumentModel
+import DocumentStore
+import Foundation
+
+/// A `DocumentStore` in this process, called with the identity's `as:` variants so that
+/// security rules apply exactly as they do behind the server.
+final class EmbeddedBackend: Backend {
+    /// What shutting down does to the store.
+    enum Ownership: Sendable {
+        /// The caller's store: left open.
+        case borrowed
+        /// A store the backend opened: closed.
+        case owned
+        /// A store in a temporary folder: closed, and the folder deleted.
+        case temporary(URL)
+    }
+
+    let store: DocumentStore
+    private let ownership: Ownership
+
+    init(store: DocumentStore, ownership: Ownership) {
+        self.store = store
+        self.ownership = ownership
+    }
+
+    func lookup(_ names: [DocumentName], transaction: TransactionID?, as identity: Identity) async throws
+        -> (readTime: Timestamp, documents: [Document?])
+    {
+        let requestIdentity = try identity.requestIdentity(project: project(of: names))
+        guard let transaction else {
+            // One read time for all, then the rules judge each document as read.
+            let (readTime, documents) = try store.documents(names)
+            try store.authorizeReads(names, documents: documents, as: requestIdentity)
+            return (readTime, documents)
+        }
+        if requestIdentity != .admin {
+            // The rules' `get` judges the newest version, which the locked read then returns.
+            for name in names { _ = try store.document(name, as: requestIdentity) }
+        }
+        let result = try await store.documents(names, transaction: transaction)
+        return (result.readTime, result.documents)
+    }
+
+    func runQuery(_ query: DocumentModel.Query, transaction: TransactionID?, as identity: Identity) async throws
+        -> (readTime: Timestamp, documents: [Document])
+    {
+        let result = try store.runQuery(query, as: try identity.requestIdentity(project: query.database.project))
+        if let transaction { try await store.lockForTransaction(result.documents, transaction: transaction) }
+        return (result.readTime, result.documents)
+    }
+
+    func runAggregation(_ query: AggregationQuery, as identity: Identity) async throws -> MapValue {
+        let identity = try identity.requestIdentity(project: query.query.database.project)
+        return try store.runAggregation(query, as: identity).fields
+    }
+
+    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws {
+        let requestIdentity = try identity.requestIdentity(project: project(of: writes.map(\.name)))
+        if let transaction {
+            try store.commit(writes, transaction: transaction, as: requestIdentity)
+        } else {
+            try store.commit(writes, as: requestIdentity)
+        }
+    }
+
+    func beginTransaction(retrying: TransactionID?, as identity: Identity) async throws -> TransactionID {
+        try store.beginTransaction(.readWrite(retrying: retrying))
+    }
+
+    func rollback(_ transaction: TransactionID, as identity: Identity) async {
+        store.rollback(transaction)
+    }
+
+    func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ListenResult, any Error>.makeStream()
+        let store = store
+        let task = Task {
+            do {
+                let listener = try store.listen(
+                    to: target, as: try identity.requestIdentity(project: target.database.project))
+                for try await snapshot in listener {
+                    continuation.yield(ListenResult(readTime: snapshot.readTime, documents: snapshot.documents))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: FirestoreError.wrapping(error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    func shutdown() async {
+        switch ownership {
+        case .borrowed:
+            return
+        case .owned:
+            try? store.close()
+        case .temporary(let folder):
+            try? store.close()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    private func project(of names: [DocumentName]) -> String {
+        names.first?.databaseID.project ?? ""
+    }
+}

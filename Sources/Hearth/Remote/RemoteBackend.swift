@@ -1,0 +1,191 @@
+import DocumentModel
+import DocumentStore
+import FirestoreProto
+import FirestoreWire
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2Posix
+
+/// A Firestore emulator (Hearth's or Google's) over gRPC, in plaintext, as the official
+/// clients talk to one: the identity travels in the `Authorization` header of each call.
+final class RemoteBackend: Backend {
+    let database: DatabaseID
+    private let client: GRPCClient<HTTP2ClientTransport.Posix>
+    private let firestore: Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>
+    private let connections: Task<Void, Never>
+
+    init(host: String, port: Int, database: DatabaseID) throws {
+        self.database = database
+        let target: any ResolvableTarget =
+            if host.contains(":") {
+                .ipv6(address: host, port: port)
+            } else if host.split(separator: ".").count == 4, host.allSatisfy({ $0.isNumber || $0 == "." }) {
+                .ipv4(address: host, port: port)
+            } else {
+                .dns(host: host, port: port)
+            }
+        do {
+            let transport = try HTTP2ClientTransport.Posix(target: target, transportSecurity: .plaintext)
+            client = GRPCClient(transport: transport)
+        } catch {
+            throw FirestoreError(.unavailable, "Cannot reach the emulator at \(host):\(port): \(error)")
+        }
+        firestore = Google_Firestore_V1_Firestore.Client(wrapping: client)
+        connections = Task { [client] in try? await client.runConnections() }
+    }
+
+    /// The call metadata for `identity`.
+    private func metadata(_ identity: Identity) throws -> Metadata {
+        var metadata = Metadata()
+        metadata.addString(database.resourceName, forKey: "google-cloud-resource-prefix")
+        if let header = try AuthorizationToken.header(for: identity, project: database.project) {
+            metadata.addString(header, forKey: "authorization")
+        }
+        return metadata
+    }
+
+    func lookup(_ names: [DocumentName], transaction: TransactionID?, as identity: Identity) async throws
+        -> (readTime: Timestamp, documents: [Document?])
+    {
+        var request = Google_Firestore_V1_BatchGetDocumentsRequest()
+        request.database = database.resourceName
+        request.documents = names.map(\.resourceName)
+        if let transaction { request.transaction = Data(transaction.bytes) }
+        let metadata = try metadata(identity)
+        let (readTime, found) = try await RemoteCall.run { [firestore] in
+            try await firestore.batchGetDocuments(request: ClientRequest(message: request, metadata: metadata)) { response in
+                var found: [String: Document?] = [:]
+                var readTime = Timestamp.min
+                for try await message in response.messages {
+                    if message.hasReadTime { readTime = max(readTime, try Timestamp(proto: message.readTime)) }
+                    switch message.result {
+                    case .found(let document): found[document.name] = .some(try Document(proto: document))
+                    case .missing(let name): found[name] = .some(nil)
+                    case nil: break
+                    }
+                }
+                return (readTime, found)
+            }
+        }
+        return (readTime, names.map { found[$0.resourceName] ?? nil })
+    }
+
+    func runQuery(_ query: DocumentModel.Query, transaction: TransactionID?, as identity: Identity) async throws
+        -> (readTime: Timestamp, documents: [Document])
+    {
+        var request = Google_Firestore_V1_RunQueryRequest()
+        request.parent = query.protoParent
+        request.structuredQuery = query.structured.proto
+        if let transaction { request.transaction = Data(transaction.bytes) }
+        let metadata = try metadata(identity)
+        return try await RemoteCall.run { [firestore] in
+            try await firestore.runQuery(request: ClientRequest(message: request, metadata: metadata)) { response in
+                var documents: [Document] = []
+                var readTime = Timestamp.min
+                for try await message in response.messages {
+                    if message.hasReadTime { readTime = max(readTime, try Timestamp(proto: message.readTime)) }
+                    if message.hasDocument { documents.append(try Document(proto: message.document)) }
+                }
+                return (readTime, documents)
+            }
+        }
+    }
+
+    func runAggregation(_ query: AggregationQuery, as identity: Identity) async throws -> MapValue {
+        var request = Google_Firestore_V1_RunAggregationQueryRequest()
+        request.parent = query.query.protoParent
+        request.structuredAggregationQuery = query.proto
+        let metadata = try metadata(identity)
+        return try await RemoteCall.run { [firestore] in
+            try await firestore.runAggregationQuery(request: ClientRequest(message: request, metadata: metadata)) {
+                response in
+                var fields = MapValue()
+                for try await message in response.messages where message.hasResult {
+                    fields = try MapValue(proto: message.result.aggregateFields)
+                }
+                return fields
+            }
+        }
+    }
+
+    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws {
+        var request = Google_Firestore_V1_CommitRequest()
+        request.database = database.resourceName
+        request.writes = writes.map(\.proto)
+        if let transaction { request.transaction = Data(transaction.bytes) }
+        let metadata = try metadata(identity)
+        _ = try await RemoteCall.run { [firestore] in
+            try await firestore.commit(request: ClientRequest(message: request, metadata: metadata))
+        }
+    }
+
+    func beginTransaction(retrying: TransactionID?, as identity: Identity) async throws -> TransactionID {
+        var request = Google_Firestore_V1_BeginTransactionRequest()
+        request.database = database.resourceName
+        var readWrite = Google_Firestore_V1_TransactionOptions.ReadWrite()
+        if let retrying { readWrite.retryTransaction = Data(retrying.bytes) }
+        request.options.readWrite = readWrite
+        let metadata = try metadata(identity)
+        let response = try await RemoteCall.run { [firestore] in
+            try await firestore.beginTransaction(request: ClientRequest(message: request, metadata: metadata))
+        }
+        return TransactionID(bytes: [UInt8](response.transaction))
+    }
+
+    func rollback(_ transaction: TransactionID, as identity: Identity) async {
+        var request = Google_Firestore_V1_RollbackRequest()
+        request.database = database.resourceName
+        request.transaction = Data(transaction.bytes)
+        guard let metadata = try? metadata(identity) else { return }
+        _ = try? await firestore.rollback(request: ClientRequest(message: request, metadata: metadata))
+    }
+
+    func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ListenResult, any Error>.makeStream()
+        let database = database
+        let firestore = firestore
+        let task = Task {
+            do {
+                let metadata = try metadata(identity)
+                let request = RemoteListenState.request(for: target, in: database)
+                let state = RemoteListenState(target: target)
+                try await RemoteCall.run {
+                    try await firestore.listen(
+                        request: StreamingClientRequest(metadata: metadata) { writer in
+                            try await writer.write(request)
+                            // Keep the request side open until the listener stops.
+                            try await Task.sleep(for: .seconds(365 * 86400))
+                        }
+                    ) { response in
+                        var state = state
+                        for try await message in response.messages {
+                            if let result = try state.apply(message) { continuation.yield(result) }
+                        }
+                    }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: FirestoreError.wrapping(error))
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    func shutdown() async {
+        client.beginGracefulShutdown()
+        await connections.value
+    }
+}
+
+/// Runs a call, reporting gRPC failures as `FirestoreError`s with the same code and message.
+enum RemoteCall {
+    static func run<Result: Sendable>(_ call: () async throws -> Result) async throws -> Result {
+        do {
+            return try await call()
+        } catch let error as RPCError {
+            let code = FirestoreError.Code(rawValue: error.code.rawValue) ?? .unknown
+            throw FirestoreError(code, error.message)
+        }
+    }
+}

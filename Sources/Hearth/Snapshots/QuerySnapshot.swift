@@ -1,0 +1,36 @@
+/// The results of a query at one time.
+///
+/// ```swift
+/// let snapshot = try await db.collection("users").getDocuments()
+/// print(snapshot.count, snapshot.documents.map(\.documentID))
+/// ```
+public final class QuerySnapshot: Sendable {
+    /// The query run.
+    public let query: Query
+    /// The documents, in the query's order.
+    public let documents: [QueryDocumentSnapshot]
+    /// How the results changed since the listener's previous snapshot (every document as
+    /// `added` for a first snapshot or a one-time read).
+    public let documentChanges: [DocumentChange]
+    /// Where the results came from.
+    public let metadata: SnapshotMetadata
+
+    init(query: Query, documents: [QueryDocumentSnapshot], documentChanges: [DocumentChange], metadata: SnapshotMetadata) {
+        self.query = query
+        self.documents = documents
+        self.documentChanges = documentChanges
+        self.metadata = metadata
+    }
+
+    /// The number of documents.
+    public var count: Int { documents.count }
+
+    /// Whether there are no documents.
+    public var isEmpty: Bool { documents.isEmpty }
+
+    /// The changes, optionally with metadata-only changes. Hearth's snapshots never change
+    /// metadata alone, so both give the same list.
+    public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] {
+        documentChanges
+    }
+}

@@ -2,24 +2,9 @@ import Hearth
 import Synchronization
 import Testing
 
-/// Listener tests. The remote backend listens through the server's `Listen` stream; until the
-/// server implements it, the remote cases are skipped (the probe says why).
+/// Listener tests. The remote backend listens through the server's `Listen` stream.
 @Suite("Listeners on both backends")
 struct ListenerTests {
-    /// Whether `kind` can listen here: the remote server answers Listen.
-    static func canListen(_ test: TestDatabase, _ kind: BackendKind) async -> Bool {
-        guard kind == .remote else { return true }
-        do {
-            for try await _ in test.db.document("probe/listen").snapshots { return true }
-            return false
-        } catch let error as FirestoreError where error.code == .unimplemented {
-            print("Skipping remote listener test: the server does not implement Listen yet (\(error.message))")
-            return false
-        } catch {
-            return false
-        }
-    }
-
     /// Whether `condition` becomes true within a few seconds.
     static func eventually(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<500 {
@@ -32,7 +17,6 @@ struct ListenerTests {
     @Test(arguments: BackendKind.allCases)
     func documentSnapshotsFollowChanges(_ kind: BackendKind) async throws {
         try await TestDatabase.with(kind) { test in
-            guard await ListenerTests.canListen(test, kind) else { return }
             let ref = test.db.document("rooms/a")
             var iterator = ref.snapshots.makeAsyncIterator()
             let first = try #require(try await iterator.next())
@@ -51,7 +35,6 @@ struct ListenerTests {
     @Test(arguments: BackendKind.allCases)
     func querySnapshotsReportChanges(_ kind: BackendKind) async throws {
         try await TestDatabase.with(kind) { test in
-            guard await ListenerTests.canListen(test, kind) else { return }
             let rooms = test.db.collection("rooms")
             try await rooms.document("a").setData(["size": 1])
             try await rooms.document("b").setData(["size": 5])
@@ -82,7 +65,6 @@ struct ListenerTests {
     @Test(arguments: BackendKind.allCases)
     func callbackListenersStopWhenRemoved(_ kind: BackendKind) async throws {
         try await TestDatabase.with(kind) { test in
-            guard await ListenerTests.canListen(test, kind) else { return }
             let ref = test.db.document("rooms/a")
             let (values, continuation) = AsyncStream<Int?>.makeStream()
             let registration = ref.addSnapshotListener { snapshot, error in
@@ -114,7 +96,6 @@ struct ListenerTests {
     @Test(arguments: BackendKind.allCases)
     func deniedListenersReportTheError(_ kind: BackendKind) async throws {
         try await TestDatabase.with(kind, rules: SecurityRulesTests.rules) { test in
-            guard await ListenerTests.canListen(test, kind) else { return }
             let guest = test.as(.unauthenticated)
             await expectError(.permissionDenied) {
                 for try await _ in guest.document("users/alice").snapshots {}

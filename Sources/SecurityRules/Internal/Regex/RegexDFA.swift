@@ -29,15 +29,6 @@ struct RegexDFA: Sendable {
         cuts.remove(0)
         let boundaries = cuts.sorted()
         let classCount = boundaries.count + 1
-        func classOf(_ scalar: UInt32) -> Int {
-            var low = 0
-            var high = boundaries.count
-            while low < high {
-                let middle = (low + high) / 2
-                if boundaries[middle] <= scalar { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
         let representatives = [UInt32(0)] + boundaries
 
         func closure(_ seeds: [Int], atStart: Bool, atEnd: Bool) -> [Int] {
@@ -91,7 +82,7 @@ struct RegexDFA: Sendable {
         self.classCount = classCount
         self.transitions = transitions
         self.start = start
-        self.asciiClasses = (0..<128).map { UInt8(classOf(UInt32($0))) }
+        self.asciiClasses = (0..<128).map { UInt8(RegexDFA.classOf(UInt32($0), boundaries: boundaries)) }
         self.acceptsAtEnd = states.map { set in
             closure(set, atStart: false, atEnd: true).contains { pc in
                 if case .match = program.instructions[pc] { return true }
@@ -102,6 +93,11 @@ struct RegexDFA: Sendable {
 
     func classOf(_ scalar: UInt32) -> Int {
         if scalar < 128 { return Int(asciiClasses[Int(scalar)]) }
+        return RegexDFA.classOf(scalar, boundaries: boundaries)
+    }
+
+    /// The class of `scalar`: how many of the sorted `boundaries` are at or below it.
+    private static func classOf(_ scalar: UInt32, boundaries: [UInt32]) -> Int {
         var low = 0
         var high = boundaries.count
         while low < high {

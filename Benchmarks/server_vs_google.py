@@ -112,9 +112,33 @@ class Emulator:
             self.process.wait()
 
 
-def client_for(emulator):
+def client_for(emulator, project=PROJECT):
     os.environ["FIRESTORE_EMULATOR_HOST"] = emulator.host
-    return firestore.Client(project=PROJECT)
+    return firestore.Client(project=project)
+
+
+class ReplayServer:
+    """Benchmarks/replay_server.py in its own process, recording from `upstream` (see its docstring)."""
+
+    label = "client floor"
+
+    def __init__(self, upstream):
+        self.port = free_port()
+        self.host = f"127.0.0.1:{self.port}"
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay_server.py")
+        self.process = subprocess.Popen(
+            [sys.executable, script, "--port", str(self.port), "--upstream", upstream.host],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError("the replay server did not start")
+
+    def start_replaying(self):
+        self.process.send_signal(signal.SIGUSR1)
+        time.sleep(0.2)
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
 
 
 def interleaved_p50_ms(operations, samples, warm_up=30, chunk=25):
@@ -133,8 +157,14 @@ def interleaved_p50_ms(operations, samples, warm_up=30, chunk=25):
     return {label: statistics.median(values) * 1000 for label, values in times.items()}
 
 
-def latencies(clients, samples):
-    """p50 in ms of each single operation, for each label's client."""
+def latencies(clients, samples, floor=None):
+    """p50 in ms of each single operation, for each label's client. `floor`, a (ReplayServer,
+    client) pair, adds the client's floor: each operation is first run through the replay server
+    against its upstream (recording), then measured against the replay server answering from
+    memory, interleaved with the others."""
+    if floor is not None:
+        replay, floor_client = floor
+        clients = {**clients, replay.label: floor_client}
     operations = {name: {} for name in ["create", "get", "update", "equality query", "count"]}
     for label, client in clients.items():
         users = client.collection("latency-users")
@@ -154,6 +184,11 @@ def latencies(clients, samples):
         operations["update"][label] = lambda i, docs=docs: docs.document(f"d{abs(i) % samples}").update({"n": i})
         operations["equality query"][label] = lambda i, query=query: query.get()
         operations["count"][label] = lambda i, count=count: count.get()
+    if floor is not None:
+        for per_label in operations.values():
+            for index in range(-30, samples):
+                per_label[replay.label](index)
+        replay.start_replaying()
     figures = {label: {} for label in clients}
     for name, per_label in operations.items():
         for label, p50 in interleaved_p50_ms(per_label, samples).items():
@@ -290,9 +325,14 @@ def measure(commands, arguments):
         figures = {label: {"start": statistics.median(starts[label]), "rss idle": emulator.rss_bytes()}
                    for label, emulator in emulators.items()}
         clients = {label: client_for(emulator) for label, emulator in emulators.items()}
-        print("measuring latencies...", file=sys.stderr)
-        for label, values in latencies(clients, arguments.samples).items():
-            figures[label].update(values)
+        replay = ReplayServer(emulators["Hearth"])
+        try:
+            floor_client = client_for(replay, project=PROJECT + "-floor")
+            print("measuring latencies...", file=sys.stderr)
+            for label, values in latencies(clients, arguments.samples, floor=(replay, floor_client)).items():
+                figures.setdefault(label, {}).update(values)
+        finally:
+            replay.stop()
         for label, emulator in emulators.items():
             print(f"measuring {label}'s listener and contention...", file=sys.stderr)
             supported = listen_supported(emulator)
@@ -311,7 +351,7 @@ def measure(commands, arguments):
             emulator.stop()
 
 
-def report(hearth, google, arguments):
+def report(hearth, google, arguments, floor=None):
     rows = []
 
     def row(name, hearth_text, google_text, ratio, goal, met):
@@ -335,7 +375,7 @@ def report(hearth, google, arguments):
     faster("start to first answered request", "start", "s", 20, digits=3)
     smaller("RSS idle", "rss idle")
     smaller(f"RSS after {arguments.documents:,} documents", "rss loaded")
-    for operation in ["create", "get", "update", "equality query", "count"]:
+    for operation in LATENCY_OPERATIONS:
         faster(f"p50 {operation}", operation, "ms", 3)
     faster("p50 listener, commit to callback", "listener", "ms", 3)
     h, g = hearth["contention"], google["contention"]
@@ -351,6 +391,28 @@ def report(hearth, google, arguments):
           f"Google's {google['load seconds']:.1f} s; contention final values: Hearth {h['value']}, Google's {g['value']}")
     missed = [r[0] for r in rows if r[5] == "FAIL"]
     print("goals missed: " + (", ".join(missed) if missed else "none"))
+    if floor:
+        print()
+        print_floor(hearth, google, floor)
+
+
+LATENCY_OPERATIONS = ["create", "get", "update", "equality query", "count"]
+
+
+def print_floor(hearth, google, floor):
+    """The latencies against the client's floor: the highest ratio any server could reach with this
+    client on this machine, and the ratio of the time each emulator adds above the floor."""
+    header = ("p50", "client floor", "Hearth above floor", "Google's above floor", "ratio above floor",
+              "highest reachable ratio")
+    rows = []
+    for operation in LATENCY_OPERATIONS:
+        f, h, g = floor[operation], hearth[operation], google[operation]
+        above_hearth, above_google = max(h - f, 0.001), max(g - f, 0.0)
+        rows.append((operation, f"{f:.2f} ms", f"{h - f:.2f} ms", f"{g - f:.2f} ms",
+                     f"{above_google / above_hearth:.1f}×", f"{g / f:.1f}×"))
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    for line in [header] + rows:
+        print(" | ".join(str(cell).ljust(width) for cell, width in zip(line, widths)))
 
 
 HEADER = ("measure", "Hearth", "Google's emulator", "ratio", "goal", "result")
@@ -379,7 +441,7 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     hearth, google = figures["Hearth"], figures["Google's emulator"]
-    report(hearth, google, arguments)
+    report(hearth, google, arguments, floor=figures.get(ReplayServer.label))
     return 0
 
 

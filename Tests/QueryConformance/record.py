@@ -142,7 +142,7 @@ class Emulator:
             except (urllib.error.URLError, OSError):
                 pass
             time.sleep(0.5)
-        raise TimeoutError("Google's emulator at %s did not answer within %d s" % (self.host_port, timeout))
+        raise TimeoutError("the emulator at %s did not answer within %d s" % (self.host_port, timeout))
 
     def stop(self):
         if self.process is None or self.process.poll() is not None:

@@ -82,14 +82,26 @@ struct RulesFileWatcher: Sendable {
     }
 }
 
-/// A file's modification time and size, or `nil` when it does not exist.
+/// A file's modification time, size and inode, or `nil` when it does not exist. Read with one
+/// `stat` call (FileManager's attributes also look up the owner's name in `/etc/passwd`, four
+/// times a second).
 struct FileStamp: Equatable {
-    var modified: Date?
-    var size: Int?
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+    var size: Int64
+    var inode: UInt64
 
     init?(path: String) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        modified = attributes[.modificationDate] as? Date
-        size = (attributes[.size] as? NSNumber)?.intValue
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec
+        #else
+        let modified = status.st_mtim
+        #endif
+        modifiedSeconds = Int(modified.tv_sec)
+        modifiedNanoseconds = Int(modified.tv_nsec)
+        size = Int64(status.st_size)
+        inode = UInt64(status.st_ino)
     }
 }

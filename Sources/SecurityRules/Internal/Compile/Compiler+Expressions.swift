@@ -58,6 +58,12 @@ extension Compiler {
             return MapNode(entries: nodes, span: span, coverageID: coverageID)
         case .member(let base, let name, _):
             if !recordsCoverage, let fast = resolvedChain(id, scope) { return fast }
+            if !recordsCoverage, case .identifier(let variable) = tree[base].kind,
+                case .slot(let index, let owner) = scope.lookupName(variable)
+            {
+                owner.usedSlots.insert(index)
+                return SlotMemberNode(index: index, name: name, span: span)
+            }
             return MemberNode(base: child(base), name: name, span: span, coverageID: coverageID)
         case .index(let base, let index):
             return IndexNode(base: child(base), index: child(index), span: span, coverageID: coverageID)
@@ -145,7 +151,10 @@ extension Compiler {
             if field.onResource { readsDocuments = true }
             var node: Node = RequestFieldNode(field: field, span: spans[length - 1])
             for index in length..<names.count {
-                node = MemberNode(base: node, name: names[index], span: spans[index], coverageID: -1)
+                node =
+                    index == length
+                    ? RequestFieldMemberNode(field: field, fieldSpan: spans[length - 1], name: names[index], span: spans[index])
+                    : MemberNode(base: node, name: names[index], span: spans[index], coverageID: -1)
             }
             return node
         }
@@ -261,23 +270,21 @@ extension Compiler {
             }
             let implementation: BuiltinImplementation = { table.call($0, $1, $2) }
             var bound: BuiltinImplementation?
+            var literalPattern: RulesRegex?
             if ["hasAll", "hasAny", "hasOnly"].contains(name), compiledArguments.count == 1,
                 let first = compiledArguments[0] as? ConstantNode, let list = ConstantStringList(first.value),
                 let specialized = list.bind(name, generic: implementation)
             {
                 bound = specialized
             } else if name == "matches", compiledArguments.count == 1, let first = compiledArguments[0] as? ConstantNode,
-                case .string(let pattern) = first.value, let regex = RegexCache.shared.regex(pattern)
+                case .string(let pattern) = first.value
             {
                 // A literal pattern is compiled once, here.
-                bound = { receiver, arguments, call in
-                    if case .string(let text) = receiver { return .bool(regex.matchesFully(text)) }
-                    return implementation(receiver, arguments, call)
-                }
+                literalPattern = RegexCache.shared.regex(pattern)
             }
             return MethodCallNode(
-                receiver: receiver, table: table, specialized: bound, arguments: compiledArguments, span: span,
-                coverageID: coverageID)
+                receiver: receiver, table: table, specialized: bound, regex: literalPattern, arguments: compiledArguments,
+                span: span, coverageID: coverageID)
         default:
             return UnknownFunctionNode(name: "", arguments: compileArguments(), span: span, coverageID: coverageID)
         }

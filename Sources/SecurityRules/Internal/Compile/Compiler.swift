@@ -147,9 +147,7 @@ final class Compiler {
         } else if body.coverageID >= 0 {
             coverage.functionRoots.append(body.coverageID)
         }
-        function.compiled.lets = lets
-        function.compiled.body = body
-        function.compiled.bindingCost = declaration.lets.isEmpty ? 0 : 1
+        function.compiled.define(lets: lets, body: body)
         // Duplicates were reported already; only the first of a name is looked at.
         for (index, parameter) in declaration.parameters.enumerated()
         where scope.slots[parameter.name] == index && !scope.usedSlots.contains(index) {

@@ -11,10 +11,17 @@ import DocumentModel
 final class EvalContext {
     /// A function argument or `let`: evaluated lazily, at most once, as Google's runtime does
     /// (an unused argument that would fail does not fail the call).
-    enum Slot {
-        case value(RValue)
-        /// The node is held by the ruleset, which outlives the evaluation.
-        case pending(Unmanaged<Node>, frameBase: Int)
+    struct Slot {
+        enum State {
+            case value(RValue)
+            /// The node is held by the ruleset, which outlives the evaluation.
+            case pending(Unmanaged<Node>, frameBase: Int)
+        }
+
+        var state: State
+        /// The map of a `.value(.map)` state, held by it: a member of the slot (`data.email`)
+        /// is read through it without copying the value.
+        var map: Unmanaged<RMap>?
     }
 
     /// The two phases of Google's evaluator: the first has no document reads (`resource` and
@@ -33,7 +40,11 @@ final class EvalContext {
     /// The document reads: given (shared by the disjuncts of a query) or made on first use.
     private var sharedDocuments: DocumentAccess?
     private let documentSource: DocumentSource
+    /// The path variables' values of the allow being evaluated, when its match has a glob.
     @exclusivity(unchecked) var pathValues: [RValue] = []
+    /// The match of the allow being evaluated, when it has no glob: the variables' values are
+    /// the request path's segments. Held by the ruleset.
+    @exclusivity(unchecked) var pathSource: Unmanaged<CompiledMatch>?
     let timeLimit: Duration
     /// Set at the first time check (after 64 expressions), in `EvaluationClock` nanoseconds:
     /// the evaluation of a request is bounded by `timeLimit` from there.
@@ -71,15 +82,24 @@ final class EvalContext {
     /// Evaluates a node: counts it, enforces the limits, records coverage.
     @inline(__always)
     func eval(_ node: Node) -> RValue {
-        steps &+= node.cost
-        let steps = self.steps
-        if steps > EvalContext.stepLimit { return .error(RError.expressionLimit) }
-        if steps & 63 == 0 && pastDeadline() { return .error(RError.timeLimit) }
+        if let limit = enter(node) { return limit }
         let value = node.evaluate(self)
         if node.coverageID >= 0, let coverage {
             coverage.record(node.coverageID, value)
         }
         return value
+    }
+
+    /// Counts an evaluation of `node` toward the limits, as `eval` does: the error that ends
+    /// the evaluation if a limit is reached, otherwise `nil`. For nodes a caller evaluates in
+    /// place (a literal argument, a map read in its slot), which record no coverage.
+    @inline(__always)
+    func enter(_ node: Node) -> RValue? {
+        steps &+= node.cost
+        let steps = self.steps
+        if steps > EvalContext.stepLimit { return .error(RError.expressionLimit) }
+        if steps & 63 == 0 && pastDeadline() { return .error(RError.timeLimit) }
+        return nil
     }
 
     /// Whether the time limit has passed (starting the clock on the first call).
@@ -116,8 +136,8 @@ final class EvalContext {
 
     // MARK: Slots
 
-    /// Appends a slot to the stack.
-    func pushSlot(_ slot: Slot) {
+    /// Appends a pending slot to the stack: `node`, to evaluate with the frame at `frameBase`.
+    func pushSlot(pending node: Unmanaged<Node>, frameBase: Int) {
         let count = slotCount
         if count == slotCapacity {
             let capacity = max(16, count * 2)
@@ -129,7 +149,7 @@ final class EvalContext {
             slotBuffer = grown
             slotCapacity = capacity
         }
-        (slotBuffer! + count).initialize(to: slot)
+        (slotBuffer! + count).initialize(to: Slot(state: .pending(node, frameBase: frameBase), map: nil))
         slotCount = count + 1
     }
 
@@ -144,17 +164,36 @@ final class EvalContext {
     /// Reads a slot, forcing a pending argument or `let`.
     func readSlot(_ index: Int) -> RValue {
         guard index < slotCount, let slotBuffer else { return .null }
-        switch slotBuffer[index] {
+        switch slotBuffer[index].state {
         case .value(let value):
             return value
         case .pending(let node, let base):
-            let saved = frameBase
-            frameBase = base
-            let value = node._withUnsafeGuaranteedRef { eval($0) }
-            frameBase = saved
-            slotBuffer[index] = .value(value)
-            return value
+            return force(index, node, frameBase: base)
         }
+    }
+
+    /// The map a slot holds, without copying it (forcing a pending slot); `nil` if the slot
+    /// holds another value. The map stays valid while the slot does.
+    @inline(__always)
+    func slotMap(_ index: Int) -> Unmanaged<RMap>? {
+        guard index < slotCount, let slotBuffer else { return nil }
+        if let map = slotBuffer[index].map { return map }
+        guard case .pending(let node, let base) = slotBuffer[index].state else { return nil }
+        _ = force(index, node, frameBase: base)
+        return self.slotBuffer?[index].map
+    }
+
+    /// Evaluates a pending slot and keeps its value. (The evaluation may grow the stack, and so
+    /// move it.)
+    private func force(_ index: Int, _ node: Unmanaged<Node>, frameBase base: Int) -> RValue {
+        let saved = frameBase
+        frameBase = base
+        let value = node._withUnsafeGuaranteedRef { eval($0) }
+        frameBase = saved
+        var map: Unmanaged<RMap>?
+        if case .map(let object) = value { map = Unmanaged.passUnretained(object) }
+        slotBuffer?[index] = Slot(state: .value(value), map: map)
+        return value
     }
 
     /// A value the first phase cannot know.

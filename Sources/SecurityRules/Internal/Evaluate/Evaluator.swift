@@ -10,15 +10,28 @@ import DocumentModel
 ///    did not depend on an unknown keep it. The denial lists both phases.
 ///
 /// For `list`, the query's filter is split into disjuncts and each must be allowed.
-struct Evaluator {
+///
+/// A class, so that a decision reads its fields in place rather than copying them.
+final class Evaluator: Sendable {
     let ruleset: CompiledRuleset
     let source: SourceText
     let coverage: CoverageStore?
     let timeLimit: Duration
 
+    init(ruleset: CompiledRuleset, source: SourceText, coverage: CoverageStore?, timeLimit: Duration) {
+        self.ruleset = ruleset
+        self.source = source
+        self.coverage = coverage
+        self.timeLimit = timeLimit
+    }
+
     struct Candidate {
         let allow: CompiledAllow
+        /// The values of the match's path variables: given for a match with a glob; for one
+        /// without, read from the request's path when used (`pathSource`).
         let values: [RValue]
+        /// The match, for a match without a glob; held by the ruleset.
+        let pathSource: Unmanaged<CompiledMatch>?
     }
 
     func decide(_ request: RulesRequest, lookup: any DocumentLookup, tracker: RulesAccessTracker?) -> RulesDecision {
@@ -58,8 +71,9 @@ struct Evaluator {
         let wanted = MethodSet(request.method)
         var candidates: [Candidate] = []
         matcher.visitMatches(in: ruleset.matches, method: wanted) { match, values in
+            let source = values == nil ? Unmanaged.passUnretained(match) : nil
             for allow in match.allows where allow.methods.contains(wanted) {
-                candidates.append(Candidate(allow: allow, values: values))
+                candidates.append(Candidate(allow: allow, values: values ?? [], pathSource: source))
             }
         }
         var sorted = true
@@ -77,11 +91,34 @@ struct Evaluator {
         var fatal: Bool
     }
 
+    /// A flag per candidate: a word holds the first 64 (no allocation), an array the others.
+    struct Flags {
+        private var word: UInt64 = 0
+        private var others: [Bool] = []
+
+        subscript(index: Int) -> Bool {
+            index < 64 ? word & (1 << UInt64(index)) != 0 : others[index - 64]
+        }
+
+        /// Sets the flag of the next candidate, `index`.
+        mutating func append(_ flag: Bool, at index: Int) {
+            if index < 64 {
+                if flag { word |= 1 << UInt64(index) }
+            } else {
+                others.append(flag)
+            }
+        }
+
+        var any: Bool { word != 0 || others.contains(true) }
+    }
+
     /// One request between its two phases.
     struct Run {
         let candidates: [Candidate]
         let context: EvalContext
-        var first: [Result] = []
+        /// Whether each first-phase result depended on an unknown; the results are the first
+        /// `candidates.count` evaluations.
+        var firstDependsOnUnknown = Flags()
         var evaluations: [RuleEvaluation] = []
         /// Set once the request is decided.
         var allowed: Bool?
@@ -91,7 +128,6 @@ struct Evaluator {
         init(candidates: [Candidate], context: EvalContext) {
             self.candidates = candidates
             self.context = context
-            first.reserveCapacity(candidates.count)
             evaluations.reserveCapacity(candidates.count)
         }
     }
@@ -118,12 +154,12 @@ struct Evaluator {
         let method = context.request.method
         context.phase = .first
         // (Checked here: passing `state` copies it.)
-        defer { if context.coverage != nil { repeatCoverage(state, considered: state.first.count, reused: []) } }
+        defer { if context.coverage != nil { repeatCoverage(state, considered: state.evaluations.count, reused: []) } }
         for candidate in state.candidates {
             let start = context.coverage?.events.count ?? 0
             let result = evaluate(candidate, context)
             if let coverage = context.coverage { state.coverageEvents.append(start..<coverage.events.count) }
-            state.first.append(result)
+            state.firstDependsOnUnknown.append(result.dependsOnUnknown, at: state.evaluations.count)
             state.evaluations.append(RuleEvaluation(method: method, line: candidate.allow.line, outcome: result.outcome))
             if result.outcome == .allowed {
                 state.allowed = true
@@ -138,7 +174,7 @@ struct Evaluator {
         // list only when a document read was unknown.
         let decided =
             method == .list
-            ? !state.first.contains { $0.dependsOnUnknown } : state.first.allSatisfy { $0.outcome == .denied }
+            ? !state.firstDependsOnUnknown.any : state.evaluations.allSatisfy { $0.outcome == .denied }
         if decided { state.allowed = false }
     }
 
@@ -152,15 +188,15 @@ struct Evaluator {
         var considered = 0
         var reused: Set<Int> = []
         defer { if context.coverage != nil { repeatCoverage(state, considered: considered, reused: reused) } }
-        for (index, (candidate, earlier)) in zip(state.candidates, state.first).enumerated() {
+        for (index, candidate) in state.candidates.enumerated() {
             considered += 1
             let result: Result
-            if earlier.dependsOnUnknown {
+            if state.firstDependsOnUnknown[index] {
                 let start = context.coverage?.events.count ?? 0
                 result = evaluate(candidate, context)
                 if let coverage = context.coverage { state.coverageEvents[index] = start..<coverage.events.count }
             } else {
-                result = earlier
+                result = Result(outcome: state.evaluations[index].outcome, dependsOnUnknown: false, fatal: false)
                 reused.insert(index)
             }
             state.evaluations.append(RuleEvaluation(method: method, line: candidate.allow.line, outcome: result.outcome))
@@ -226,6 +262,7 @@ struct Evaluator {
             return Result(outcome: .allowed, dependsOnUnknown: false, fatal: false)
         }
         context.pathValues = candidate.values
+        context.pathSource = candidate.pathSource
         context.touchedUnknown = false
         context.popSlots(to: 0)
         context.frameBase = 0

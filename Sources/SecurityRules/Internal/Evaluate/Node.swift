@@ -56,7 +56,14 @@ final class PathVariableNode: Node, @unchecked Sendable {
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        index < context.pathValues.count ? context.pathValues[index] : RError.nullValue(span: span)
+        if let source = context.pathSource {
+            return source._withUnsafeGuaranteedRef { match in
+                index < match.chain.count
+                    ? PathMatcher.value(at: index, of: match.chain, request: context.request.request)
+                    : RError.nullValue(span: span)
+            }
+        }
+        return index < context.pathValues.count ? context.pathValues[index] : RError.nullValue(span: span)
     }
 }
 

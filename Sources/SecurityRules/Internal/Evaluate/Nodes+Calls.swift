@@ -1,12 +1,14 @@
 /// A user function, compiled once. The compiler creates it before compiling bodies, so calls
-/// can refer to functions declared later.
+/// can refer to functions declared later, and gives it its body with `define`.
 final class CompiledFunction: @unchecked Sendable {
     let name: String
     let parameterCount: Int
-    var lets: [Node] = []
-    var body: Node
+    private(set) var lets: [Node] = []
+    private(set) var body: Node
+    /// `body`, held by `body`: a call evaluates it without taking a reference count.
+    private(set) var unretainedBody: Unmanaged<Node>
     /// One for the `let` bindings, as Google's runtime counts them.
-    var bindingCost: Int32 = 0
+    private(set) var bindingCost: Int32 = 0
     /// The coverage entries of the `let`s of a body, which report the function's results.
     var coverageIDs: [Int32] = []
 
@@ -14,6 +16,15 @@ final class CompiledFunction: @unchecked Sendable {
         self.name = name
         self.parameterCount = parameterCount
         self.body = placeholder
+        unretainedBody = Unmanaged.passUnretained(placeholder)
+    }
+
+    /// Sets the compiled `let` bindings and return expression.
+    func define(lets: [Node], body: Node) {
+        self.lets = lets
+        self.body = body
+        unretainedBody = Unmanaged.passUnretained(body)
+        bindingCost = lets.isEmpty ? 0 : 1
     }
 
     var slotCount: Int { parameterCount + lets.count }
@@ -23,17 +34,24 @@ final class CompiledFunction: @unchecked Sendable {
 final class UserCallNode: Node, @unchecked Sendable {
     let function: CompiledFunction
     let arguments: [Node]
+    /// The arguments, held by `arguments`: binding them takes no reference counts.
+    private let unretainedArguments: [Unmanaged<Node>]
 
     init(function: CompiledFunction, arguments: [Node], span: SourceSpan, coverageID: Int32) {
         self.function = function
         self.arguments = arguments
+        unretainedArguments = arguments.map { Unmanaged.passUnretained($0) }
         super.init(span: span, coverageID: coverageID)
     }
 
     static let maximumCallDepth = 20
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        guard arguments.count == function.parameterCount else {
+        Unmanaged.passUnretained(function)._withUnsafeGuaranteedRef { call(function: $0, context) }
+    }
+
+    private func call(function: CompiledFunction, _ context: EvalContext) -> RValue {
+        guard unretainedArguments.count == function.parameterCount else {
             return RError.value(
                 "Incorrect number of arguments. Received: \(arguments.count). Expected: \(function.parameterCount).",
                 span: span)
@@ -41,16 +59,18 @@ final class UserCallNode: Node, @unchecked Sendable {
         guard context.callDepth < UserCallNode.maximumCallDepth else { return .error(RError.callDepthLimit) }
         let callerBase = context.frameBase
         let base = context.slotCount
-        for argument in arguments {
-            context.pushSlot(.pending(Unmanaged.passUnretained(argument), frameBase: callerBase))
+        for argument in unretainedArguments {
+            context.pushSlot(pending: argument, frameBase: callerBase)
         }
-        for binding in function.lets {
-            context.pushSlot(.pending(Unmanaged.passUnretained(binding), frameBase: base))
+        if function.bindingCost != 0 {
+            for binding in function.lets {
+                context.pushSlot(pending: Unmanaged.passUnretained(binding), frameBase: base)
+            }
+            context.count(function.bindingCost)
         }
-        context.count(function.bindingCost)
         context.frameBase = base
         context.callDepth += 1
-        let result = context.eval(function.body)
+        let result = function.unretainedBody._withUnsafeGuaranteedRef { context.eval($0) }
         if let coverage = context.coverage {
             for id in function.coverageIDs { coverage.record(id, result) }
         }
@@ -112,26 +132,34 @@ final class MethodCallNode: Node, @unchecked Sendable {
     let receiver: Node
     let table: MethodTable
     let specialized: BuiltinImplementation?
+    /// For `matches` with a literal pattern (a `ConstantNode` argument): the pattern, compiled
+    /// once (a string receiver is matched directly; other receivers go through `table`).
+    let regex: RulesRegex?
     let arguments: [Node]
+    /// The arguments, held by `arguments`: evaluating through these takes no reference counts.
+    private let unretainedArguments: [Unmanaged<Node>]
 
     init(
-        receiver: Node, table: MethodTable, specialized: BuiltinImplementation?, arguments: [Node],
-        span: SourceSpan, coverageID: Int32
+        receiver: Node, table: MethodTable, specialized: BuiltinImplementation?, regex: RulesRegex? = nil,
+        arguments: [Node], span: SourceSpan, coverageID: Int32
     ) {
         self.receiver = receiver
         self.table = table
         self.specialized = specialized
+        self.regex = regex
         self.arguments = arguments
+        unretainedArguments = arguments.map { Unmanaged.passUnretained($0) }
         super.init(span: span, coverageID: coverageID)
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
         let target = Unmanaged.passUnretained(receiver)._withUnsafeGuaranteedRef { context.eval($0) }
         if target.isFatalError { return target }
+        if let regex { return matches(regex, target, context) }
         var values = Arguments()
         var firstError: RValue?
-        for argument in arguments {
-            let value = context.eval(argument)
+        for argument in unretainedArguments {
+            let value = argument._withUnsafeGuaranteedRef { context.eval($0) }
             if case .error = value {
                 if value.isFatalError { return value }
                 if firstError == nil { firstError = value }
@@ -139,16 +167,27 @@ final class MethodCallNode: Node, @unchecked Sendable {
             values.append(value)
         }
         if case .error = target { return target }
-        let site = CallSite(span: span, context: context)
         if let firstError {
             // A receiver without the method (or null) is reported before the arguments' errors.
             if table.byTag[target.typeTag] == nil, specialized == nil, !target.isConstraint {
-                return table.call(target, Arguments(), site)
+                return table.call(target, Arguments(), CallSite(span: span, context: context))
             }
             return firstError
         }
+        let site = CallSite(span: span, context: context)
         if let specialized { return specialized(target, values, site) }
         return table.call(target, values, site)
+    }
+
+    /// `target.matches(pattern)` with a literal pattern: as the general path, with a string
+    /// receiver matched directly (the literal is counted, not copied).
+    private func matches(_ regex: RulesRegex, _ target: RValue, _ context: EvalContext) -> RValue {
+        if let limit = unretainedArguments[0]._withUnsafeGuaranteedRef({ context.enter($0) }) { return limit }
+        if case .error = target { return target }
+        if case .string(let text) = target { return .bool(regex.matchesFully(text)) }
+        var values = Arguments()
+        values.append(unsafeDowncast(arguments[0], to: ConstantNode.self).value)
+        return table.call(target, values, CallSite(span: span, context: context))
     }
 }
 

@@ -49,6 +49,19 @@ extension PreparedRequest {
     /// The value of a resolved chain: what the member accesses it stands for give, built
     /// directly from the request.
     func field(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> RValue {
+        cachedField(field, phase: phase, span: span).pointee.value
+    }
+
+    /// The map `field(_:phase:span:)` gives, without copying it; `nil` when it gives another
+    /// value. Valid while the request is.
+    func fieldMap(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> Unmanaged<RMap>? {
+        cachedField(field, phase: phase, span: span).pointee.map
+    }
+
+    @inline(__always)
+    private func cachedField(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan)
+        -> UnsafePointer<CachedField>
+    {
         let slot = field.rawValue + (phase == .first ? RequestFieldNode.Field.allCases.count : 0)
         return cachedField(slot) { compute(field, phase: phase, span: span) }
     }
@@ -100,6 +113,35 @@ extension PreparedRequest {
     }
 }
 
+/// `request.resource.data.name` and the like: a member of a resolved chain whose value is a map
+/// is read in the request's cache, without copying the map; otherwise as a `MemberNode` over a
+/// `RequestFieldNode`, with the same results and expression count. Used when coverage is off.
+final class RequestFieldMemberNode: Node, @unchecked Sendable {
+    let field: RequestFieldNode.Field
+    let fieldSpan: SourceSpan
+    let name: String
+
+    init(field: RequestFieldNode.Field, fieldSpan: SourceSpan, name: String, span: SourceSpan) {
+        self.field = field
+        self.fieldSpan = fieldSpan
+        self.name = name
+        super.init(span: span, cost: Int32(field.chain.count) + 2)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        let result: RValue
+        if let map = context.request.fieldMap(field, phase: context.phase, span: fieldSpan) {
+            result = map._withUnsafeGuaranteedRef { $0[name] } ?? RError.undefinedProperty(name, span: span)
+        } else {
+            let value = context.request.field(field, phase: context.phase, span: fieldSpan)
+            if case .error(let error) = value, error.kind == .unknown { context.touchedUnknown = true }
+            result = MemberNode.member(value, name, span: span)
+        }
+        if case .error(let error) = result, error.kind == .unknown { context.touchedUnknown = true }
+        return result
+    }
+}
+
 /// `request.auth == null` (or `!=`), decided without building `request.auth`.
 final class AuthIsNullNode: Node, @unchecked Sendable {
     let negated: Bool
@@ -111,5 +153,33 @@ final class AuthIsNullNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         .bool((context.request.request.auth == nil) != negated)
+    }
+}
+
+/// `name.member` where `name` is a function parameter or `let` (`data.email`): a map in the
+/// slot is read in place, without copying it; any other value goes the way of a `SlotNode`
+/// under a `MemberNode`, with the same results and expression count. Used when coverage is
+/// off (coverage reports the name and the member apart).
+final class SlotMemberNode: Node, @unchecked Sendable {
+    let index: Int
+    let name: String
+
+    init(index: Int, name: String, span: SourceSpan) {
+        self.index = index
+        self.name = name
+        // The name and the member access.
+        super.init(span: span, cost: 2)
+    }
+
+    override func evaluate(_ context: EvalContext) -> RValue {
+        let slot = context.frameBase + index
+        let result: RValue
+        if let map = context.slotMap(slot) {
+            result = map._withUnsafeGuaranteedRef { $0[name] } ?? RError.undefinedProperty(name, span: span)
+        } else {
+            result = MemberNode.member(context.readSlot(slot), name, span: span)
+        }
+        if case .error(let error) = result, error.kind == .unknown { context.touchedUnknown = true }
+        return result
     }
 }

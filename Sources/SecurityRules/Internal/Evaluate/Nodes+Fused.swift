@@ -1,6 +1,9 @@
+import DocumentModel
+
 /// `map.keys().hasAll(['a', 'b'])` (and `hasAny`, `hasOnly`) with a literal list: the keys are
 /// tested where they are, without building the list of keys. Any receiver other than a map
 /// goes the general way, with the same results and errors as the two calls it stands for.
+/// A function parameter or `let` receiver (`data.keys()`) is read in its slot, not copied.
 final class KeysMembershipNode: Node, @unchecked Sendable {
     let receiver: Node
     let keysTable: MethodTable
@@ -9,6 +12,8 @@ final class KeysMembershipNode: Node, @unchecked Sendable {
     let listValue: RValue
     let kind: Kind
     let keysSpan: SourceSpan
+    /// The slot of a `SlotNode` receiver.
+    let receiverSlot: Int?
 
     enum Kind {
         case all, any, only
@@ -25,21 +30,23 @@ final class KeysMembershipNode: Node, @unchecked Sendable {
         self.listValue = listValue
         self.kind = kind
         self.keysSpan = keysSpan
+        receiverSlot = (receiver as? SlotNode)?.index
         // The keys() call, the membership call and its literal argument.
         super.init(span: span, cost: 3)
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        let target = context.eval(receiver)
-        if case .error = target { return target }
-        guard case .map(let map) = target, let entries = map.documentEntries else {
-            let keys = keysTable.call(target, Arguments(), CallSite(span: keysSpan, context: context))
-            if case .error = keys { return keys }
-            var arguments = Arguments()
-            arguments.append(listValue)
-            return membershipTable.call(keys, arguments, CallSite(span: span, context: context))
-        }
-        return entries.withUnsafeBufferPointer { entries in
+        guard let receiverSlot else { return test(context.eval(receiver), context) }
+        // As `context.eval(receiver)` (the node records no coverage: fused nodes exist without it).
+        if let limit = context.enter(receiver) { return limit }
+        let slot = context.frameBase + receiverSlot
+        if let map = context.slotMap(slot), let verdict = map._withUnsafeGuaranteedRef(test) { return verdict }
+        return test(context.readSlot(slot), context)
+    }
+
+    /// The verdict on a document-backed map; `nil` for other maps.
+    private func test(_ map: RMap) -> RValue? {
+        map.withDocumentEntries { entries in
             switch kind {
             case .all:
                 var seen: UInt64 = 0
@@ -55,5 +62,15 @@ final class KeysMembershipNode: Node, @unchecked Sendable {
                 return .bool(entries.allSatisfy { list.position(of: $0.key) >= 0 })
             }
         }
+    }
+
+    private func test(_ target: RValue, _ context: EvalContext) -> RValue {
+        if case .error = target { return target }
+        if case .map(let map) = target, let verdict = test(map) { return verdict }
+        let keys = keysTable.call(target, Arguments(), CallSite(span: keysSpan, context: context))
+        if case .error = keys { return keys }
+        var arguments = Arguments()
+        arguments.append(listValue)
+        return membershipTable.call(keys, arguments, CallSite(span: span, context: context))
     }
 }

@@ -154,7 +154,7 @@ final class InNode: Node, @unchecked Sendable {
             guard case .string(let key) = element else {
                 return RError.unsupported("map.in(\(element.typeName))", expected: ["map.in(string)"], span: span)
             }
-            return .bool(map[key] != nil)
+            return .bool(map.contains(key: key))
         case .constraint(let constraint):
             return constraint.containsElement(element, span: span)
         case .null:

@@ -72,15 +72,16 @@ struct PathMatcher {
     }
 
     /// Calls `body` for each matched block having an allow statement for `method`, with its
-    /// variable values, in depth-first source order.
+    /// variable values, in depth-first source order. For a block without a glob the values
+    /// are `nil`: `value(at:of:request:)` gives them.
     func visitMatches(
-        in roots: [CompiledMatch], method: MethodSet, _ body: (CompiledMatch, [RValue]) -> Void
+        in roots: [CompiledMatch], method: MethodSet, _ body: (CompiledMatch, [RValue]?) -> Void
     ) {
         for root in roots { visit(root, checkedPrefix: 0, method: method, body) }
     }
 
     private func visit(
-        _ match: CompiledMatch, checkedPrefix: Int, method: MethodSet, _ body: (CompiledMatch, [RValue]) -> Void
+        _ match: CompiledMatch, checkedPrefix: Int, method: MethodSet, _ body: (CompiledMatch, [RValue]?) -> Void
     ) {
         var checked = checkedPrefix
         if match.globIndex == nil {
@@ -91,8 +92,13 @@ struct PathMatcher {
                 checked += 1
             }
         }
-        if match.methods.contains(method), let values = bind(match.chain, globIndex: match.globIndex) {
-            body(match, values)
+        if match.methods.contains(method) {
+            if match.globIndex == nil {
+                // `visit` has matched every segment: the values are the path's.
+                if match.chain.count == count { body(match, nil) }
+            } else if let values = bind(match.chain, globIndex: match.globIndex) {
+                body(match, values)
+            }
         }
         guard !match.childrenDisabled else { return }
         for child in match.children {
@@ -138,6 +144,20 @@ struct PathMatcher {
             return true
         case .glob:
             return false
+        }
+    }
+
+    /// The value `bind` gives the segment at `index` of `chain`, a chain without a glob that
+    /// matches `request`'s path.
+    static func value(at index: Int, of chain: [PatternSegment], request: RulesRequest) -> RValue {
+        guard case .variable = chain[index] else { return .null }
+        switch index {
+        case 1: return .string(request.database.database)
+        case 3...:
+            let segments = request.path.segments
+            // A list's last segment is the unknown document id.
+            return index - 3 < segments.count ? .string(segments[index - 3]) : RError.nullValue(span: .none)
+        default: return .string(index == 0 ? "databases" : "documents")
         }
     }
 

@@ -144,9 +144,16 @@ final class PreparedRequest {
 
     var database: DatabaseID { request.database }
 
+    /// The value of a resolved member chain, with its map when it is one (held by the value),
+    /// for reading members without copying the value.
+    struct CachedField {
+        let value: RValue
+        let map: Unmanaged<RMap>?
+    }
+
     /// The values of resolved member chains, by field and phase: allocated on first use;
     /// `cachedFields` has a bit for each slot set (only those are initialized).
-    @exclusivity(unchecked) private var fieldSlots: UnsafeMutablePointer<RValue>?
+    @exclusivity(unchecked) private var fieldSlots: UnsafeMutablePointer<CachedField>?
     @exclusivity(unchecked) private var cachedFields: UInt64 = 0
 
     static let fieldSlotCount = 2 * RequestFieldNode.Field.allCases.count
@@ -164,14 +171,16 @@ final class PreparedRequest {
 
     /// The cached value of a field slot, computing it with `make` on first use.
     @inline(__always)
-    func cachedField(_ slot: Int, _ make: () -> RValue) -> RValue {
-        if cachedFields & (1 << UInt64(slot)) != 0, let fieldSlots { return fieldSlots[slot] }
+    func cachedField(_ slot: Int, _ make: () -> RValue) -> UnsafePointer<CachedField> {
+        if cachedFields & (1 << UInt64(slot)) != 0, let fieldSlots { return UnsafePointer(fieldSlots + slot) }
         let value = make()
-        let slots = fieldSlots ?? UnsafeMutablePointer<RValue>.allocate(capacity: PreparedRequest.fieldSlotCount)
+        var map: Unmanaged<RMap>?
+        if case .map(let object) = value { map = Unmanaged.passUnretained(object) }
+        let slots = fieldSlots ?? UnsafeMutablePointer<CachedField>.allocate(capacity: PreparedRequest.fieldSlotCount)
         fieldSlots = slots
-        (slots + slot).initialize(to: value)
+        (slots + slot).initialize(to: CachedField(value: value, map: map))
         cachedFields |= 1 << UInt64(slot)
-        return value
+        return UnsafePointer(slots + slot)
     }
 
     /// `request`, built on first use.

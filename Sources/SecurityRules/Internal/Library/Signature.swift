@@ -9,6 +9,8 @@ struct Signature: Sendable {
 
     /// The overloads' parameter types as type tags; -1 is `any`, -2 `number`.
     let tags: [[Int]]
+    /// Whether the only overload takes no arguments (`size()`, `keys()`).
+    let takesNothing: Bool
 
     init(_ qualifiedName: String, _ overloads: [[String]]) {
         self.qualifiedName = qualifiedName
@@ -22,6 +24,7 @@ struct Signature: Sendable {
                 }
             }
         }
+        takesNothing = overloads.count == 1 && overloads[0].isEmpty
     }
 
     @inline(__always)
@@ -41,6 +44,7 @@ struct Signature: Sendable {
 
     /// The index of the overload the arguments fit, or the error to return.
     func check(_ arguments: Arguments, span: SourceSpan) -> Result<Int, RErrorValue> {
+        if takesNothing && arguments.isEmpty { return .success(0) }
         if tags.count == 1, tags[0].count == arguments.count {
             var fits = true
             for index in arguments.indices where !Signature.matches(tag: tags[0][index], arguments[index]) {
@@ -85,9 +89,11 @@ final class MethodVariant: Sendable {
 }
 
 /// The variants of one method name by receiver type tag.
-final class MethodTable: Sendable {
+final class MethodTable: @unchecked Sendable {
     let name: String
     let byTag: [MethodVariant?]
+    /// The variants, held by `byTag`: a call through these takes no reference counts.
+    private let unretainedByTag: [Unmanaged<MethodVariant>?]
 
     init(name: String, variants: [String: MethodVariant]) {
         self.name = name
@@ -96,22 +102,25 @@ final class MethodTable: Sendable {
             if let tag = RValue.typeNames.firstIndex(of: type) { table[tag] = variant }
         }
         byTag = table
+        unretainedByTag = table.map { $0.map { Unmanaged.passUnretained($0) } }
     }
 
     /// Runs the variant for the receiver's type after checking the arguments; a receiver type
     /// without the method is `Function not found`.
     @inline(__always)
     func call(_ receiver: RValue, _ arguments: Arguments, _ call: CallSite) -> RValue {
-        guard let variant = byTag[receiver.typeTag] else {
+        guard let variant = unretainedByTag[receiver.typeTag] else {
             switch receiver {
             case .constraint(let constraint): return constraint.method(name, arguments, span: call.span)
             case .null: return RError.nullValue(span: call.span)
             default: return RError.functionNotFound(name, span: call.span)
             }
         }
-        switch variant.signature.check(arguments, span: call.span) {
-        case .success(let overload): return variant.body(receiver, arguments, overload, call)
-        case .failure(let error): return error.value
+        return variant._withUnsafeGuaranteedRef { variant in
+            switch variant.signature.check(arguments, span: call.span) {
+            case .success(let overload): return variant.body(receiver, arguments, overload, call)
+            case .failure(let error): return error.value
+            }
         }
     }
 }

@@ -5,6 +5,9 @@ struct RegexDFA: Sendable {
     /// Class boundaries: a scalar's class is the number of boundaries at or below it.
     let boundaries: [UInt32]
     let asciiClasses: [UInt8]
+    /// `asciiTransitions[state * 128 + byte]`: `transitions` by ASCII byte rather than class
+    /// (one lookup per character); empty for automata of more than `asciiTableStates` states.
+    let asciiTransitions: [Int32]
     let classCount: Int
     /// `transitions[state * classCount + class]`, -1 for the dead state.
     let transitions: [Int32]
@@ -12,6 +15,9 @@ struct RegexDFA: Sendable {
     let start: Int32
 
     static let maximumStates = 400
+    /// The most states for which `asciiTransitions` is built (16 KB; most patterns of rules
+    /// have a few states).
+    static let asciiTableStates = 32
 
     init?(_ program: RegexProgram) {
         for instruction in program.instructions {
@@ -82,7 +88,12 @@ struct RegexDFA: Sendable {
         self.classCount = classCount
         self.transitions = transitions
         self.start = start
-        self.asciiClasses = (0..<128).map { UInt8(RegexDFA.classOf(UInt32($0), boundaries: boundaries)) }
+        let asciiClasses = (0..<128).map { UInt8(RegexDFA.classOf(UInt32($0), boundaries: boundaries)) }
+        self.asciiClasses = asciiClasses
+        self.asciiTransitions =
+            states.count > RegexDFA.asciiTableStates
+            ? []
+            : (0..<states.count * 128).map { transitions[($0 / 128) * classCount + Int(asciiClasses[$0 % 128])] }
         self.acceptsAtEnd = states.map { set in
             closure(set, atStart: false, atEnd: true).contains { pc in
                 if case .match = program.instructions[pc] { return true }
@@ -109,6 +120,7 @@ struct RegexDFA: Sendable {
 
     /// Whether the whole string matches.
     func matches(_ text: String) -> Bool {
+        if let verdict = text.utf8.withContiguousStorageIfAvailable(matchesASCII), let verdict { return verdict }
         var state = Int(start)
         for scalar in text.unicodeScalars {
             let next = transitions[state * classCount + classOf(scalar.value)]
@@ -116,5 +128,22 @@ struct RegexDFA: Sendable {
             state = Int(next)
         }
         return acceptsAtEnd[state]
+    }
+
+    /// Whether the whole string matches, read byte by byte through `asciiTransitions` while the
+    /// bytes are ASCII (each is then a scalar); `nil` at a non-ASCII byte or without the table.
+    private func matchesASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard !asciiTransitions.isEmpty else { return nil }
+        return asciiTransitions.withUnsafeBufferPointer { transitions in
+            var state = Int(start)
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                let next = transitions[state &* 128 &+ Int(byte)]
+                // The dead state rejects whatever follows.
+                if next < 0 { return false }
+                state = Int(next)
+            }
+            return acceptsAtEnd[state]
+        }
     }
 }

@@ -44,25 +44,28 @@ final class RMap: Sendable {
         fieldEntries = []
     }
 
-    /// The entries of a document-backed map, without building values; `nil` for other maps.
-    var documentEntries: [MapValue.Entry]? {
+    /// Calls `body` with the entries of a document-backed map, without building values; `nil`
+    /// for other maps.
+    @inline(__always)
+    func withDocumentEntries<Result>(_ body: (UnsafeBufferPointer<MapValue.Entry>) -> Result) -> Result? {
         guard case .fields = storage else { return nil }
-        return fieldEntries
+        return fieldEntries.withUnsafeBufferPointer(body)
     }
 
     /// The value of a key of a small document-backed map, found by a scan; `.none` when the
     /// map is not one (`.some(nil)` when the key is absent).
+    /// (With `convert` false, a found key gives `.null`.)
     @inline(__always)
-    private func scanFields(_ key: String) -> RValue?? {
+    private func scanFields(_ key: String, convert: Bool = true) -> RValue?? {
         let count = fieldEntries.count
         guard count > 0, count <= 12 else { return .none }
         return fieldEntries.withUnsafeBufferPointer { entries -> RValue?? in
             for index in 0..<count where identicalRepresentation(entries[index].key, key) {
-                return .some(RValue(entries[index].value))
+                return .some(convert ? RValue(entries[index].value) : .null)
             }
             let length = key.utf8.count
             for index in 0..<count where entries[index].key.utf8.count == length && rulesStringEqual(entries[index].key, key) {
-                return .some(RValue(entries[index].value))
+                return .some(convert ? RValue(entries[index].value) : .null)
             }
             return .some(nil)
         }
@@ -124,6 +127,12 @@ final class RMap: Sendable {
         case .object(let object):
             return object.value(for: key)
         }
+    }
+
+    /// Whether the map has `key` (`key in map`): `self[key] != nil`, without converting the value.
+    func contains(key: String) -> Bool {
+        if case .some(let found) = scanFields(key, convert: false) { return found != nil }
+        return self[key] != nil
     }
 
     /// All entries, in key order.

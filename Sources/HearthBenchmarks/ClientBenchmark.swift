@@ -67,6 +67,14 @@ struct Latencies {
         return result
     }
 
+    /// Times `body`, which runs `operations` operations, and records the time of one.
+    mutating func time(per operations: Int, _ body: () async throws -> Void) async rethrows {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        values.append(nanoseconds(clock.now - start) / Double(operations))
+    }
+
     func percentile(_ fraction: Double) -> Double {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]

@@ -9,10 +9,13 @@ import HearthTesting
 import SecurityRules
 import UserService
 
+/// Operations per sample of the createUser / store commit comparison.
+let ratioSampleSize = 10
+
 /// `createUser` of new profiles against the store's own commit of the same documents (the set
 /// with two server-timestamp transforms that `setData(from:)` sends), both as the profile's
-/// owner with the rules in force, on two fresh stores, taking turns in chunks; and `getUser`
-/// answered from the cache. Prints ratios measured in this run.
+/// owner with the rules in force, on two fresh stores, taking turns in short samples; and
+/// `getUser` answered from the cache. Prints the ratios of the medians measured in this run.
 func runEmbeddedRatios(_ options: ClientOptions, rules: String, scratch: Scratch) async throws {
     let ruleset = try Ruleset(source: rules, fileName: options.rulesFile)
     let project = Firestore.defaultProjectID
@@ -38,47 +41,55 @@ func runEmbeddedRatios(_ options: ClientOptions, rules: String, scratch: Scratch
     }
     let identities = uids.map { RequestIdentity.user(RulesAuth(uid: $0, token: ["sub": .string($0)])) }
 
-    let clock = ContinuousClock()
-    var serviceTime = Duration.zero
-    var storeTime = Duration.zero
-    let chunk = max(1, count / 20)
+    // The service's arguments are made before timing, as the store's writes are.
+    let emails = uids.map { "\($0)@example.com" }
+    let names = uids.indices.map { "User \($0)" }
+
+    // Short samples taking turns, so that both sides meet the same load; the medians of the
+    // per-operation times leave out the samples a preemption inflated.
+    var service = Latencies()
+    var store = Latencies()
     var start = 0
     var turn = 0
     while start < count {
-        let range = start..<min(start + chunk, count)
+        let range = start..<min(start + ratioSampleSize, count)
         for side in [turn % 2, (turn + 1) % 2] {
-            let began = clock.now
             if side == 0 {
-                for index in range {
-                    try await services[index].createUser(
-                        id: uids[index], email: "\(uids[index])@example.com", displayName: "User \(index)")
+                try await service.time(per: range.count) {
+                    for index in range {
+                        try await services[index].createUser(id: uids[index], email: emails[index], displayName: names[index])
+                    }
                 }
-                serviceTime += clock.now - began
             } else {
-                for index in range { try directStore.commit([writes[index]], as: identities[index]) }
-                storeTime += clock.now - began
+                try await store.time(per: range.count) {
+                    for index in range { try directStore.commit([writes[index]], as: identities[index]) }
+                }
             }
         }
         start = range.upperBound
         turn += 1
     }
-    let serviceNanoseconds = nanoseconds(serviceTime) / Double(count)
-    let storeNanoseconds = nanoseconds(storeTime) / Double(count)
+    let serviceNanoseconds = service.percentile(0.5)
+    let storeNanoseconds = store.percentile(0.5)
 
-    // Cached reads: one service that has read every profile.
+    // Cached reads: one service that has read every profile; samples of 1,000 reads.
     let reader = services[0]
-    for uid in uids.prefix(1000) { _ = try await reader.getUser(id: uid) }
     let cachedIDs = Array(uids.prefix(1000))
-    let began = clock.now
-    for index in 0..<options.cachedReads {
-        _ = try await reader.getUser(id: cachedIDs[index % cachedIDs.count])
+    for uid in cachedIDs { _ = try await reader.getUser(id: uid) }
+    var cached = Latencies()
+    for sample in 0..<max(1, options.cachedReads / 1000) {
+        try await cached.time(per: 1000) {
+            for index in 0..<1000 { _ = try await reader.getUser(id: cachedIDs[(sample + index) % cachedIDs.count]) }
+        }
     }
-    let cachedNanoseconds = nanoseconds(clock.now - began) / Double(options.cachedReads)
+    let cachedNanoseconds = cached.percentile(0.5)
     await db.terminate()
     try serviceStore.close()
     try directStore.close()
 
-    print("Embedded backend, rules in force, measured in this run (\(count) creates per side, taking turns)")
+    print(
+        "Embedded backend, rules in force, measured in this run (\(count) creates per side in samples of "
+            + "\(ratioSampleSize) taking turns; medians per operation)")
     let header = padded("measure", 46, left: true) + padded("ns/op", 12) + padded("against ns/op", 15)
         + padded("ratio", 8) + padded("goal", 8) + padded("result", 8)
     print(header)

@@ -22,19 +22,24 @@ public final class UserService: Sendable {
 
     /// The database, and the identity requests are made as.
     public let firestore: Firestore
+    private let users: CollectionReference
     private let cache = UserCache()
 
     /// A service over `firestore`.
     public init(firestore: Firestore) {
         self.firestore = firestore
+        users = firestore.collection(UserService.collectionPath)
     }
 
     private func reference(_ id: String) -> DocumentReference {
-        firestore.collection(UserService.collectionPath).document(id)
+        users.document(id)
     }
 
     /// Creates (or replaces) the profile at `users/{id}`; `createdAt` and `updatedAt` are the
-    /// server's commit time. Returns the profile as stored, and caches it.
+    /// server's timestamp of the write. Returns the profile as stored, and caches it.
+    ///
+    /// One request: the write replaces the whole document, and the server reports the time it
+    /// set the timestamps to, so the stored profile is known without reading it back.
     ///
     /// - Throws: `invalidUserID`, `invalidEmail` or `validationFailed` for invalid data (nothing
     ///   is written then); `createFailed` when the write fails (e.g. the rules deny it).
@@ -46,14 +51,19 @@ public final class UserService: Sendable {
         try UserValidator.validateEmail(email)
         try UserValidator.validateDisplayName(displayName)
         if let photoURL { try UserValidator.validatePhotoURL(photoURL) }
-        let ref = reference(id)
+        var user = User(id: id, email: email, displayName: displayName, photoURL: photoURL)
         cache.remove(id)
+        let time: Date
         do {
-            try await ref.setData(from: User(id: id, email: email, displayName: displayName, photoURL: photoURL))
+            time = try await reference(id).setDataReturningServerTimestamp(from: user).dateValue
         } catch {
             throw UserServiceError.createFailed(error)
         }
-        return try await fetch(ref)
+        // As `Firestore.Decoder` reads the stored timestamps, so the profile equals a read of it.
+        user.createdAt = time
+        user.updatedAt = time
+        cache.store(user)
+        return user
     }
 
     /// The profile at `users/{id}`: from the memory cache when this service has it, else read

@@ -12,22 +12,29 @@ enum UserValidator {
 
     /// A non-empty document id: no `/`, not `.` or `..`, not `__name__`-shaped.
     static func validateID(_ id: String) throws(UserServiceError) {
-        guard !id.isEmpty, !id.contains("/"), id != ".", id != "..", id.utf8.count <= 1500,
+        guard !id.isEmpty, !id.utf8.contains(UInt8(ascii: "/")), id != ".", id != "..", id.utf8.count <= 1500,
             !(id.hasPrefix("__") && id.hasSuffix("__"))
         else { throw .invalidUserID }
     }
 
-    /// `local@domain.tld` without spaces: the rules' `^[^@\s]+@[^@\s]+\.[^@\s]+$`.
+    /// `local@domain.tld` without spaces: the rules' `^[^@\s]+@[^@\s]+\.[^@\s]+$`, read as the
+    /// rules read it, by code point (and refusing every Unicode space, not only ASCII ones).
     static func validateEmail(_ email: String) throws(UserServiceError) {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace) else { throw .invalidEmail }
-        let domain = parts[1]
-        guard domain.count >= 3, domain.dropFirst().dropLast().contains(".") else { throw .invalidEmail }
+        let scalars = email.unicodeScalars
+        guard let at = scalars.firstIndex(of: "@"), at != scalars.startIndex,
+            !scalars.contains(where: isWhitespace)
+        else { throw .invalidEmail }
+        let domain = scalars[scalars.index(after: at)...]
+        guard !domain.contains("@"), domain.dropFirst().dropLast().contains(".") else { throw .invalidEmail }
+    }
+
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
     }
 
     /// 1 to 50 characters, not only spaces.
     static func validateDisplayName(_ name: String) throws(UserServiceError) {
-        guard !name.allSatisfy(\.isWhitespace) else {
+        guard !name.unicodeScalars.allSatisfy(isWhitespace) else {
             throw .validationFailed("displayName must not be empty")
         }
         guard name.utf16.count <= maximumDisplayNameLength else {

@@ -62,6 +62,7 @@ struct APISurfaceTests {
         try await alice.setData(from: ["a": 1])
         try await alice.setData(from: ["a": 1], merge: true)
         try await alice.setData(from: ["a": 1], mergeFields: ["a"])
+        let _: Timestamp = try await alice.setDataReturningServerTimestamp(from: ["a": 1])
         try await alice.updateData(["a": 1, FieldPath(["b"]): 2])
         try await alice.delete()
 

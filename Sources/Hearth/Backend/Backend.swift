@@ -15,8 +15,9 @@ protocol Backend: Sendable {
     /// Runs aggregations; the result's fields are named by the aggregations' aliases.
     func runAggregation(_ query: AggregationQuery, as identity: Identity) async throws -> MapValue
 
-    /// Commits writes atomically (in a transaction if one is given, which then ends).
-    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws
+    /// Commits writes atomically (in a transaction if one is given, which then ends), and
+    /// returns what the server reported.
+    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws -> CommitReport
 
     /// Begins a read-write transaction; `retrying` names the aborted attempt it retries.
     func beginTransaction(retrying: TransactionID?, as identity: Identity) async throws -> TransactionID
@@ -30,6 +31,15 @@ protocol Backend: Sendable {
 
     /// Releases what the backend holds (connections, an owned store).
     func shutdown() async
+}
+
+/// What the server reported for a commit.
+struct CommitReport: Sendable {
+    /// The time of the commit.
+    var commitTime: Timestamp
+    /// Per write, in order, the values its transforms set (a server timestamp's time, an
+    /// increment's sum; null for array transforms).
+    var transformResults: [[Value]]
 }
 
 /// A listener's view of its target at one read time: the documents in the target's order.

@@ -26,7 +26,7 @@ final class EmbeddedBackend: Backend {
     func lookup(_ names: [DocumentName], transaction: TransactionID?, as identity: Identity) async throws
         -> (readTime: Timestamp, documents: [Document?])
     {
-        let requestIdentity = try identity.requestIdentity(project: project(of: names))
+        let requestIdentity = try identity.requestIdentity(project: project(of: names.first))
         guard let transaction else {
             // One read time for all, then the rules judge each document as read.
             let (readTime, documents) = try store.documents(names)
@@ -54,13 +54,15 @@ final class EmbeddedBackend: Backend {
         return try store.runAggregation(query, as: identity).fields
     }
 
-    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws {
-        let requestIdentity = try identity.requestIdentity(project: project(of: writes.map(\.name)))
-        if let transaction {
-            try store.commit(writes, transaction: transaction, as: requestIdentity)
-        } else {
-            try store.commit(writes, as: requestIdentity)
-        }
+    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws -> CommitReport {
+        let requestIdentity = try identity.requestIdentity(project: project(of: writes.first?.name))
+        let result =
+            if let transaction {
+                try store.commit(writes, transaction: transaction, as: requestIdentity)
+            } else {
+                try store.commit(writes, as: requestIdentity)
+            }
+        return CommitReport(commitTime: result.commitTime, transformResults: result.writeResults.map(\.transformResults))
     }
 
     func beginTransaction(retrying: TransactionID?, as identity: Identity) async throws -> TransactionID {
@@ -102,7 +104,8 @@ final class EmbeddedBackend: Backend {
         }
     }
 
-    private func project(of names: [DocumentName]) -> String {
-        names.first?.databaseID.project ?? ""
+    /// The project of a request's first document (all are in one database).
+    private func project(of name: DocumentName?) -> String {
+        name?.databaseID.project ?? ""
     }
 }

@@ -7,7 +7,28 @@ extension DocumentReference {
     /// try await db.document("users/alice").setData(from: User(name: "Alice"))
     /// ```
     public func setData<T: Encodable>(from value: T) async throws {
-        try await setData(try Firestore.Encoder().encode(value))
+        try await setDataReturningServerTimestamp(from: value)
+    }
+
+    /// Replaces the document's fields with `value`, as `setData(from:)` does, and returns the
+    /// time the server set the write's server timestamps to (each nil `@ServerTimestamp` of
+    /// `value`, each `FieldValue.serverTimestamp()`): what reading the document back would
+    /// show in those fields, without that second request. A write without server timestamps
+    /// returns its commit time.
+    ///
+    /// ```swift
+    /// let time = try await db.document("posts/p1").setDataReturningServerTimestamp(from: Post(text: "hi"))
+    /// print(time.dateValue)   // the post's createdAt, as stored
+    /// ```
+    @discardableResult
+    public func setDataReturningServerTimestamp<T: Encodable>(from value: T) async throws -> Timestamp {
+        let write = try WriteParser.set(try Firestore.Encoder().encodeFields(value), at: try resolvedName())
+        let report = try await firestore.commit([write])
+        for case (let transform, .timestamp(let time)) in zip(write.transforms, report.transformResults.first ?? [])
+        where transform.kind == .serverTimestamp {
+            return time
+        }
+        return report.commitTime
     }
 
     /// Writes `value`, merging with the document's fields when `merge` is true.

@@ -18,46 +18,19 @@ extension Firestore {
         ///
         /// - Throws: `EncodingError.invalidValue` for a value that is not a map at the top level.
         public func encode<T: Encodable>(_ value: T) throws -> [String: Any] {
-            let encoded = try encodeValue(value)
-            guard let map = encoded as? [String: Any] else {
+            try encodeFields(value).mapValues(\.resolved)
+        }
+
+        /// The fields of `value` as encoded nodes, which the write parser reads directly.
+        func encodeFields<T: Encodable>(_ value: T) throws -> [String: EncodedNode] {
+            switch try ValueEncoder(codingPath: []).box(value).content {
+            case .map(let entries): return entries
+            case .empty: return [:]
+            default:
                 throw EncodingError.invalidValue(
                     value, EncodingError.Context(
                         codingPath: [], debugDescription: "Top-level \(T.self) is not encoded as a map of fields."))
             }
-            return map
-        }
-
-        /// Any encodable value as the Swift value the write parser reads.
-        func encodeValue<T: Encodable>(_ value: T) throws -> Any {
-            let encoder = ValueEncoder(codingPath: [])
-            return try encoder.box(value).resolved
-        }
-    }
-}
-
-/// A node of the tree being encoded; containers are references so nested containers can fill
-/// them after they are handed out.
-final class EncodedNode {
-    enum Content {
-        case leaf(Any)
-        case map([String: EncodedNode])
-        case array([EncodedNode])
-        case empty
-    }
-
-    var content: Content
-
-    init(_ content: Content) {
-        self.content = content
-    }
-
-    /// The node as `[String: Any]`, `[Any]` or a leaf value.
-    var resolved: Any {
-        switch content {
-        case .leaf(let value): value
-        case .map(let entries): entries.mapValues(\.resolved)
-        case .array(let elements): elements.map(\.resolved)
-        case .empty: [String: Any]()
         }
     }
 }
@@ -72,24 +45,20 @@ final class ValueEncoder: Swift.Encoder {
         self.codingPath = codingPath
     }
 
-    /// Encodes `value`: the pass-through types as themselves, others through their `encode(to:)`.
+    /// Encodes `value`: the pass-through types as themselves, others through their
+    /// `encode(to:)` into this encoder's node (a fresh encoder for the value's coding path).
     func box<T: Encodable>(_ value: T) throws -> EncodedNode {
-        switch value {
-        case let date as Date: return EncodedNode(.leaf(Timestamp(date: date)))
-        case let url as URL: return EncodedNode(.leaf(url.absoluteString))
-        case let decimal as Decimal: return EncodedNode(.leaf(NSDecimalNumber(decimal: decimal).doubleValue))
-        case is Bool, is String, is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16, is UInt32,
-            is UInt64, is Double, is Float, is Timestamp, is GeoPoint, is DocumentReference, is Data, is FieldValue:
-            return EncodedNode(.leaf(value))
-        default:
-            let encoder = ValueEncoder(codingPath: codingPath)
-            try value.encode(to: encoder)
-            return encoder.node
-        }
+        if let leaf = EncodedNode.leaf(value) { return leaf }
+        try value.encode(to: self)
+        return node
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .map = node.content {} else { node.content = .map([:]) }
+        if case .map = node.content {} else {
+            var entries: [String: EncodedNode] = [:]
+            entries.reserveCapacity(8)  // most structs' fields fit without growing
+            node.content = .map(entries)
+        }
         return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, node: node, codingPath: codingPath))
     }
 
@@ -114,14 +83,31 @@ final class ValueEncoder: Swift.Encoder {
 
         private func set(_ child: EncodedNode, for key: Key) {
             guard case .map(var entries) = node.content else { return }
+            node.content = .empty  // so that `entries` is the only reference and grows in place
             entries[key.stringValue] = child
             node.content = .map(entries)
         }
 
-        mutating func encodeNil(forKey key: Key) throws { set(EncodedNode(.leaf(NSNull())), for: key) }
+        mutating func encodeNil(forKey key: Key) throws { set(EncodedNode(.value(.null, NSNull())), for: key) }
+
+        mutating func encode(_ value: String, forKey key: Key) throws {
+            set(EncodedNode(.value(.string(value), value)), for: key)
+        }
+
+        mutating func encode(_ value: Bool, forKey key: Key) throws {
+            set(EncodedNode(.value(.boolean(value), value)), for: key)
+        }
+
+        mutating func encode(_ value: Int, forKey key: Key) throws {
+            set(EncodedNode(.value(.integer(Int64(value)), value)), for: key)
+        }
+
+        mutating func encode(_ value: Double, forKey key: Key) throws {
+            set(EncodedNode(.value(.double(value), value)), for: key)
+        }
 
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            set(try encoder.nested(key).box(value), for: key)
+            set(try EncodedNode.leaf(value) ?? encoder.nested(key).box(value), for: key)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -160,16 +146,17 @@ final class ValueEncoder: Swift.Encoder {
 
         private func append(_ child: EncodedNode) {
             guard case .array(var elements) = node.content else { return }
+            node.content = .empty  // so that `elements` is the only reference and grows in place
             elements.append(child)
             node.content = .array(elements)
         }
 
         private var nextKey: IndexKey { IndexKey(intValue: count) }
 
-        mutating func encodeNil() throws { append(EncodedNode(.leaf(NSNull()))) }
+        mutating func encodeNil() throws { append(EncodedNode(.value(.null, NSNull()))) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
-            append(try encoder.nested(nextKey).box(value))
+            append(try EncodedNode.leaf(value) ?? encoder.nested(nextKey).box(value))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -200,7 +187,7 @@ final class ValueEncoder: Swift.Encoder {
         let encoder: ValueEncoder
         let codingPath: [any CodingKey]
 
-        mutating func encodeNil() throws { encoder.node.content = .leaf(NSNull()) }
+        mutating func encodeNil() throws { encoder.node.content = .value(.null, NSNull()) }
 
         mutating func encode<T: Encodable>(_ value: T) throws {
             encoder.node.content = try encoder.box(value).content

@@ -39,8 +39,9 @@ final class DocumentCache: Sendable {
     }
 
     /// Forgets the written documents and every query result that could include them.
-    func invalidate(_ names: [DocumentName]) {
+    func invalidate(_ names: some Collection<DocumentName>) {
         state.withLock { state in
+            guard !state.documents.isEmpty || !state.queries.isEmpty else { return }
             for name in names { state.documents[name] = nil }
             state.queries = state.queries.filter { query, _ in
                 !names.contains { query.structured.from.collectionID == $0.collectionID || query.structured.from.collectionID.isEmpty }

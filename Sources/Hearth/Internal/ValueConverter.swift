@@ -3,7 +3,7 @@ import Foundation
 
 /// Converts between Swift values as the Firebase SDK accepts and returns them (`[String: Any]`
 /// holding `String`, `Int`, `Double`, `Bool`, `Timestamp`, `Date`, `GeoPoint`, `Data`,
-/// `DocumentReference`, `NSNull`, arrays and dictionaries) and Firestore values.
+/// `DocumentReference`, `VectorValue`, `NSNull`, arrays and dictionaries) and Firestore values.
 enum ValueConverter {
     /// The Firestore value of a Swift value; `FieldValue`s are refused here (the write parser
     /// handles them where they are allowed).
@@ -37,6 +37,7 @@ enum ValueConverter {
         case let timestamp as Timestamp: return .timestamp(timestamp)
         case let date as Date: return .timestamp(Timestamp(date: date))
         case let point as GeoPoint: return .geoPoint(point)
+        case let vector as VectorValue: return .vector(vector.array)
         case let data as Data: return .bytes([UInt8](data))
         case let reference as DocumentReference:
             let name = try reference.resolvedName()
@@ -66,7 +67,7 @@ enum ValueConverter {
         default:
             throw FirestoreError.invalidArgument(
                 "Unsupported type \(type(of: input)) in field '\(field)': use String, numbers, Bool, Timestamp, "
-                    + "Date, GeoPoint, Data, DocumentReference, NSNull, arrays or dictionaries")
+                    + "Date, GeoPoint, Data, DocumentReference, VectorValue, NSNull, arrays or dictionaries")
         }
     }
 
@@ -77,7 +78,7 @@ enum ValueConverter {
 
     /// The Swift value of a Firestore value, as `DocumentSnapshot.data()` returns it: `Int`,
     /// `Double`, `String`, `Bool`, `Timestamp`, `GeoPoint`, `Data`, `DocumentReference`,
-    /// `NSNull`, `[Any]` and `[String: Any]`.
+    /// `VectorValue`, `NSNull`, `[Any]` and `[String: Any]`.
     static func swiftValue(_ value: Value, firestore: Firestore) -> Any {
         switch value {
         case .null: NSNull()
@@ -90,7 +91,12 @@ enum ValueConverter {
         case .reference(let name): DocumentReference(name: name, firestore: firestore)
         case .geoPoint(let point): point
         case .array(let elements): elements.map { swiftValue($0, firestore: firestore) }
-        case .map(let map): dictionary(map, firestore: firestore)
+        case .map(let map):
+            if let elements = map.vectorElements {
+                VectorValue(elements) as Any
+            } else {
+                dictionary(map, firestore: firestore) as Any
+            }
         }
     }
 

@@ -21,6 +21,13 @@ public struct Identity: Sendable, Equatable, CustomStringConvertible {
     let kind: Kind
     /// Why the claims could not be used, reported by the first request.
     let claimsError: FirestoreError?
+    /// The store's view of a signed-in identity, made at most once a second.
+    private let requestIdentities = RequestIdentityCache()
+
+    private init(kind: Kind, claimsError: FirestoreError?) {
+        self.kind = kind
+        self.claimsError = claimsError
+    }
 
     /// Rules are bypassed, as for the emulators' `Authorization: Bearer owner`.
     public static let admin = Identity(kind: .admin, claimsError: nil)
@@ -56,13 +63,23 @@ public struct Identity: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Identities are equal when they are the same user with the same claims (or both admin,
+    /// or both unauthenticated).
+    public static func == (lhs: Identity, rhs: Identity) -> Bool {
+        lhs.kind == rhs.kind && lhs.claimsError == rhs.claimsError
+    }
+
     /// The identity as the store's rules see it, for a request to `project`.
     func requestIdentity(project: String) throws -> RequestIdentity {
         if let claimsError { throw claimsError }
         switch kind {
         case .admin: return .admin
         case .unauthenticated: return .unauthenticated
-        case .user(let uid, _): return .user(RulesAuth(uid: uid, token: try token(project: project) ?? MapValue()))
+        case .user(let uid, _):
+            let now = Date()
+            return try requestIdentities.identity(project: project, second: Int64(now.timeIntervalSince1970)) {
+                .user(RulesAuth(uid: uid, token: try token(project: project, now: now) ?? MapValue()))
+            }
         }
     }
 

@@ -11,13 +11,17 @@ import Foundation
 public final class CollectionReference: Query, @unchecked Sendable {
     /// The path from the database root (`"users"`, `"users/alice/posts"`).
     public let path: String
+    /// The parsed path, when it is a valid collection path.
+    private let resourcePath: ResourcePath?
 
     init(firestore: Firestore, path: String) {
         self.path = path
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let collectionID = segments.popLast() ?? ""
         var state = QueryState(parent: segments.joined(separator: "/"), collectionID: collectionID, allDescendants: false)
-        if path.isEmpty || segments.count % 2 != 0 || (try? ResourcePath(path)) == nil {
+        let resourcePath = path.isEmpty || segments.count % 2 != 0 ? nil : try? ResourcePath(path)
+        self.resourcePath = resourcePath
+        if resourcePath == nil {
             state.error = FirestoreError.invalidArgument(
                 "Invalid collection reference. Collection references must have an odd number of segments, but \(path) has \(segments.count + 1)")
         }
@@ -39,7 +43,13 @@ public final class CollectionReference: Query, @unchecked Sendable {
 
     /// The document `documentPath` in this collection (a path may reach into subcollections).
     public func document(_ documentPath: String) -> DocumentReference {
-        DocumentReference(firestore: firestore, path: "\(path)/\(documentPath)")
+        let fullPath = "\(path)/\(documentPath)"
+        // A single id below a valid collection: only the id needs checking, not the whole path.
+        guard let resourcePath, !documentPath.isEmpty, !documentPath.utf8.contains(UInt8(ascii: "/")),
+            resourcePath.segments.count < ResourcePath.maxSegments
+        else { return DocumentReference(firestore: firestore, path: fullPath) }
+        let name = Result { try DocumentName(firestore.database, resourcePath.appending(documentPath)) }
+        return DocumentReference(firestore: firestore, path: fullPath, resolved: name.mapError(FirestoreError.wrapping))
     }
 
     /// Creates a document with an automatic id and `data`, and returns its reference.

@@ -20,16 +20,26 @@ public final class DocumentReference: Sendable {
     public let path: String
     let resolved: Result<DocumentName, FirestoreError>
 
-    init(firestore: Firestore, path: String) {
+    convenience init(firestore: Firestore, path: String) {
+        self.init(firestore: firestore, path: path, resolved: DocumentReference.resolve(path, in: firestore.database))
+    }
+
+    /// A reference whose path `path` is already resolved (or known invalid).
+    init(firestore: Firestore, path: String, resolved: Result<DocumentName, FirestoreError>) {
         self.firestore = firestore
         self.path = path
-        resolved = Result {
+        self.resolved = resolved
+    }
+
+    /// The document name of `path` in `database`, or why it is not a document path.
+    private static func resolve(_ path: String, in database: DatabaseID) -> Result<DocumentName, FirestoreError> {
+        Result {
             let resourcePath = try ResourcePath(path)
             guard resourcePath.isDocument else {
                 throw FirestoreError.invalidArgument(
                     "Invalid document reference. Document references must have an even number of segments, but \(path) has \(resourcePath.segments.count)")
             }
-            return try DocumentName(firestore.database, resourcePath)
+            return try DocumentName(database, resourcePath)
         }.mapError(FirestoreError.wrapping)
     }
 

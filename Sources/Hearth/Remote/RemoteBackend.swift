@@ -108,15 +108,18 @@ final class RemoteBackend: Backend {
         }
     }
 
-    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws {
+    func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws -> CommitReport {
         var request = Google_Firestore_V1_CommitRequest()
         request.database = database.resourceName
         request.writes = writes.map(\.proto)
         if let transaction { request.transaction = Data(transaction.bytes) }
         let metadata = try metadata(identity)
-        _ = try await RemoteCall.run { [firestore] in
+        let response = try await RemoteCall.run { [firestore] in
             try await firestore.commit(request: ClientRequest(message: request, metadata: metadata))
         }
+        return CommitReport(
+            commitTime: try Timestamp(proto: response.commitTime),
+            transformResults: try response.writeResults.map { try $0.transformResults.map(Value.init(proto:)) })
     }
 
     func beginTransaction(retrying: TransactionID?, as identity: Identity) async throws -> TransactionID {

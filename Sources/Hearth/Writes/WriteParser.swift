@@ -12,6 +12,14 @@ enum WriteParser {
         return .set(name, fields: fields, transforms: parsed.transforms)
     }
 
+    /// A full set of the fields `Firestore.Encoder` encoded: the same write as `set` of their
+    /// `[String: Any]`, without that step.
+    static func set(_ fields: [String: EncodedNode], at name: DocumentName) throws -> Write {
+        var parsed = Parsed(database: name.databaseID)
+        let map = try parsed.map(fields, at: nil, method: "setData()")
+        return .set(name, fields: map, transforms: parsed.transforms)
+    }
+
     /// A set with merge: writes the leaf fields of `data` and leaves the others.
     static func merge(_ data: [String: Any], at name: DocumentName) throws -> Write {
         var parsed = Parsed(database: name.databaseID)
@@ -99,10 +107,8 @@ enum WriteParser {
         ) throws -> MapValue {
             var map = MapValue()
             for (key, value) in data {
-                let path = prefix?.appending(key) ?? DocumentModel.FieldPath(uncheckedSegment: key)
-                guard !key.isEmpty else {
-                    throw FirestoreError.invalidArgument("Invalid data. Field names must not be empty (in \(method))")
-                }
+                try Parsed.checkName(key, method: method)
+                let path = Parsed.path(of: key, in: prefix)
                 if let sentinel = value as? FieldValue {
                     try record(sentinel, at: path, allowDelete: allowDelete, method: method)
                     if case .delete = sentinel.kind { leafPaths.append(path) }
@@ -114,6 +120,41 @@ enum WriteParser {
                 }
             }
             return map
+        }
+
+        /// The fields of a full set encoded by `Firestore.Encoder`, as `map` parses their
+        /// `[String: Any]`: converted leaves are taken as they are, the others converted here.
+        mutating func map(_ fields: [String: EncodedNode], at prefix: DocumentModel.FieldPath?, method: String) throws
+            -> MapValue
+        {
+            var map = MapValue()
+            for (key, node) in fields {
+                try Parsed.checkName(key, method: method)
+                switch node.content {
+                case .value(let value, _):
+                    map[key] = value
+                case .sentinel(let sentinel):
+                    try record(sentinel, at: Parsed.path(of: key, in: prefix), allowDelete: false, method: method)
+                case .map(let nested) where !nested.isEmpty:
+                    map[key] = .map(try self.map(nested, at: Parsed.path(of: key, in: prefix), method: method))
+                default:
+                    let field = Parsed.path(of: key, in: prefix).description
+                    map[key] = try ValueConverter.value(from: node.resolved, at: field, in: database)
+                }
+            }
+            return map
+        }
+
+        /// Field names must not be empty.
+        private static func checkName(_ key: String, method: String) throws {
+            guard !key.isEmpty else {
+                throw FirestoreError.invalidArgument("Invalid data. Field names must not be empty (in \(method))")
+            }
+        }
+
+        /// The path of the field `key` in the map at `prefix`.
+        private static func path(of key: String, in prefix: DocumentModel.FieldPath?) -> DocumentModel.FieldPath {
+            prefix?.appending(key) ?? DocumentModel.FieldPath(uncheckedSegment: key)
         }
 
         mutating func record(

@@ -76,20 +76,21 @@ public struct MapValue: Sendable, Hashable, Sequence, ExpressibleByDictionaryLit
     /// Reserves room for `count` fields.
     mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
 
-    /// The value at a nested path, or `nil` if some name on the way is missing or not a map.
+    /// The value at a nested path, or `nil` if some name on the way is missing or not a map (a
+    /// vector is not a map here: its fields are not addressable).
     public func value(at path: FieldPath) -> Value? {
         var current = self
         for (offset, name) in path.segments.enumerated() {
             guard let value = current[name] else { return nil }
             if offset == path.segments.count - 1 { return value }
-            guard case .map(let inner) = value else { return nil }
+            guard case .map(let inner) = value, inner.isNestable else { return nil }
             current = inner
         }
         return nil
     }
 
     /// Sets the value at a nested path, creating maps on the way and replacing any non-map
-    /// value that stands where a map is needed.
+    /// value (or vector) that stands where a map is needed.
     public mutating func setValue(_ value: Value, at path: FieldPath) {
         setValue(value, at: path.segments[...])
     }
@@ -100,7 +101,7 @@ public struct MapValue: Sendable, Hashable, Sequence, ExpressibleByDictionaryLit
             self[name] = value
             return
         }
-        var inner = self[name]?.mapValue ?? MapValue()
+        var inner = self[name]?.nestableMap ?? MapValue()
         inner.setValue(value, at: segments.dropFirst())
         self[name] = .map(inner)
     }
@@ -117,7 +118,7 @@ public struct MapValue: Sendable, Hashable, Sequence, ExpressibleByDictionaryLit
             self[name] = nil
             return
         }
-        guard var inner = self[name]?.mapValue else { return }
+        guard var inner = self[name]?.nestableMap else { return }
         inner.removeValue(at: segments.dropFirst())
         self[name] = .map(inner)
     }

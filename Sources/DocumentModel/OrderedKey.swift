@@ -6,8 +6,11 @@
 /// Components:
 /// - a **string** (or byte string) is its bytes with `00` escaped as `00 FF`, then `00 01`;
 ///   a shorter string sorts before its extensions because `00 01` is below every byte that can follow;
-/// - a **path** is its segments as strings, then `00 00`; so a document's key prefix sorts
-///   before the keys of its subcollections;
+/// - a **path** is its segments, then `00 00`; so a document's key prefix sorts before the keys
+///   of its subcollections. A segment is a string, except a numeric document id (`__id<int64>__`,
+///   see `ResourcePath.numericID(_:)`), which is `00 02` and its integer as 8 order-preserving
+///   bytes: above the `00 00` end, below every string (no id is empty, so none starts `00 01`;
+///   one starting with a zero byte starts `00 FF`), and in integer order, as Firestore sorts them;
 /// - a **value** is a type tag in Firestore's type order, then its payload.
 ///
 /// | tag | type | payload |
@@ -22,6 +25,7 @@
 /// | 23 | reference | project and database as strings, then the path |
 /// | 28 | geo point | two order-preserving doubles |
 /// | 2D | array | elements, then `00 00` |
+/// | 30 | vector | 4-byte length, then per element 8 order-preserving bytes (`-0.0` below `0.0`, NaN above infinity) |
 /// | 32 | map | per entry key (string) and value, then `00 00` |
 ///
 /// A number is encoded exactly: `D` is the largest double not above it and `r` the integer
@@ -79,10 +83,23 @@ public struct OrderedKey: Sendable, Hashable {
         storage.append(0x01)
     }
 
-    /// Appends the segments of a path (each a string component) without the end marker: a
-    /// prefix of every path below `path`.
+    /// The two bytes that start a numeric document id in a path.
+    public static let numericIDMarker: [UInt8] = [0x00, 0x02]
+
+    /// Appends one collection or document id of a path: a numeric id as `00 02` and its
+    /// integer, any other id as a string.
+    public mutating func appendPathSegment(_ id: String) {
+        if let number = ResourcePath.numericID(id) {
+            storage.append(contentsOf: Self.numericIDMarker)
+            appendInt64(number)
+        } else {
+            appendString(id)
+        }
+    }
+
+    /// Appends the segments of a path without the end marker: a prefix of every path below `path`.
     public mutating func appendPathSegments(_ path: ResourcePath) {
-        for segment in path.segments { appendString(segment) }
+        for segment in path.segments { appendPathSegment(segment) }
     }
 
     /// Appends a path component: its segments, then `00 00`.
@@ -155,12 +172,26 @@ public struct OrderedKey: Sendable, Hashable {
             for element in elements { appendValue(element) }
             appendEnd()
         case .map(let map):
+            if let elements = map.vectorElements { return appendVector(elements) }
             storage.append(0x32)
             for entry in map.entries {
                 appendString(entry.key)
                 appendValue(entry.value)
             }
             appendEnd()
+        }
+    }
+
+    /// A vector: its length first (shorter vectors sort first), then its elements in Java's
+    /// `Double.compare` order, as `Value.compareVectorElements`.
+    private mutating func appendVector(_ elements: [Double]) {
+        storage.append(0x30)
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: elements.count).bigEndian) {
+            storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self))
+        }
+        for element in elements {
+            let bits = element.isNaN ? Double.nan.bitPattern : element.bitPattern
+            appendUInt64(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
         }
     }
 

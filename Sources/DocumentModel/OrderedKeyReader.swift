@@ -50,12 +50,21 @@ public struct OrderedKeyReader {
         offset + 1 < bytes.count && bytes[offset] == 0 && bytes[offset + 1] == 0
     }
 
-    /// Reads a path component: strings up to the `00 00` marker.
+    /// Reads one id of a path: a numeric document id or a string.
+    public mutating func readPathSegment() throws -> String {
+        guard bytes.count - offset >= 2, bytes[offset] == OrderedKey.numericIDMarker[0],
+            bytes[offset + 1] == OrderedKey.numericIDMarker[1]
+        else { return try readString() }
+        offset += 2
+        return ResourcePath.numericIDSpelling(try readInt64())
+    }
+
+    /// Reads a path component: ids up to the `00 00` marker.
     public mutating func readPath() throws -> ResourcePath {
         var segments: [String] = []
         while !atEnd {
             guard !isAtEnd else { throw corrupt("unterminated path") }
-            segments.append(try readString())
+            segments.append(try readPathSegment())
         }
         offset += 2
         return ResourcePath(validatedSegments: segments)

@@ -2,8 +2,9 @@
 /// `users/alice/settings/theme`. An even number of segments names a document, an odd number a
 /// collection; the empty path is the database root.
 ///
-/// Paths are ordered segment by segment, each segment by its UTF-8 bytes, so a parent sorts
-/// before its children, as Firestore orders document names.
+/// Paths are ordered segment by segment, so a parent sorts before its children, as Firestore
+/// orders document names: numeric document ids (`__id<int64>__`, see `numericID(_:)`) come
+/// first, by their integer value, then every other id by its UTF-8 bytes.
 public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The ids, in order.
     public let segments: [String]
@@ -50,7 +51,8 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Checks one collection or document id against Firestore's rules: not empty, at most 1,500
     /// bytes, no `/`, not `.` or `..`, and not of the reserved form `__.+__` (except numeric
-    /// document ids `__id<int64>__`). Messages follow Google's emulator.
+    /// document ids, `__id<int64>__` with the integer written canonically and not zero).
+    /// Messages follow Google's emulator.
     ///
     /// - Parameter path: the path the id ends, which tells a collection id (odd position) from a
     ///   document id and is shown in messages.
@@ -74,8 +76,8 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
                 "Path \"\(shown)\" contains a \(isCollection ? "collection id" : "resource id") \"\(id)\".")
         }
         if isReserved(id) {
-            if !isCollection, let numeric = numericID(id) {
-                guard numeric else {
+            if !isCollection, hasNumericIDForm(id) {
+                guard numericID(id) != nil else {
                     throw FirestoreError.invalidArgument(
                         "Resource id \"\(id)\" is invalid because it is not a 64 bit integer.")
                 }
@@ -98,13 +100,36 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
         return back.next() == 0x5F && back.next() == 0x5F
     }
 
-    /// For an id of the form `__id<digits>__`: whether the number fits in 64 bits; `nil` for other ids.
-    private static func numericID(_ id: String) -> Bool? {
-        guard id.hasPrefix("__id"), id.hasSuffix("__"), id.utf8.count > 6 else { return nil }
-        let digits = id.dropFirst(4).dropLast(2)
-        let unsigned = digits.hasPrefix("-") ? digits.dropFirst() : digits
-        guard !unsigned.isEmpty, unsigned.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int64(digits) != nil
+    /// The integer of a numeric document id, or `nil` for every other id.
+    ///
+    /// A numeric id is `__id`, an integer in 64 bits, then `__`. The integer is written as
+    /// Google's emulator accepts it: an optional `-`, then decimal digits without leading zeros,
+    /// and not zero (`__id0__`, `__id01__` and `__id-0__` are reserved names, not numbers).
+    /// Firestore sorts numeric ids before every other id, by their value.
+    public static func numericID(_ id: String) -> Int64? {
+        guard hasNumericIDForm(id) else { return nil }
+        return Int64(id.dropFirst(4).dropLast(2))
+    }
+
+    /// The spelling of a numeric id for `value` (not zero): `__id42__`.
+    public static func numericIDSpelling(_ value: Int64) -> String { "__id\(value)__" }
+
+    /// Whether `id` is `__id`, an optional `-`, a non-zero digit and more digits, then `__`
+    /// (whatever the number's size).
+    private static func hasNumericIDForm(_ id: String) -> Bool {
+        let bytes = id.utf8
+        // Rejects other ids at the first byte: this runs for every segment compared or encoded.
+        guard bytes.count >= 7, bytes.first == UInt8(ascii: "_") else { return false }
+        var index = bytes.startIndex
+        for expected in "__id".utf8 {
+            guard bytes[index] == expected else { return false }
+            index = bytes.index(after: index)
+        }
+        let end = bytes.index(bytes.endIndex, offsetBy: -2)
+        guard bytes[end] == UInt8(ascii: "_"), bytes[bytes.index(after: end)] == UInt8(ascii: "_") else { return false }
+        if bytes[index] == UInt8(ascii: "-") { index = bytes.index(after: index) }
+        guard index < end, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[index]) else { return false }
+        return bytes[index..<end].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// Whether the path names a document (a non-empty, even number of segments).
@@ -138,7 +163,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
 
     public static func < (lhs: ResourcePath, rhs: ResourcePath) -> Bool {
         for (left, right) in zip(lhs.segments, rhs.segments) {
-            let order = compareUTF8(left, right)
+            let order = compareIDs(left, right)
             if order != 0 { return order < 0 }
         }
         return lhs.segments.count < rhs.segments.count
@@ -159,6 +184,17 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
                 hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
             }
         }
+    }
+}
+
+/// Compares two collection or document ids in Firestore's order: negative, zero or positive.
+/// Numeric document ids come first, by value; other ids follow, by their UTF-8 bytes.
+public func compareIDs(_ lhs: String, _ rhs: String) -> Int {
+    switch (ResourcePath.numericID(lhs), ResourcePath.numericID(rhs)) {
+    case (let left?, let right?): left == right ? 0 : (left < right ? -1 : 1)
+    case (.some, nil): -1
+    case (nil, .some): 1
+    case (nil, nil): compareUTF8(lhs, rhs)
     }
 }
 

@@ -1,12 +1,14 @@
 /// Firestore's total order and equality of values.
 ///
 /// - Types order null < boolean < number < timestamp < string < bytes < reference < geo point <
-///   array < map.
+///   array < vector < map.
 /// - Integers and doubles compare numerically and exactly (`2^53 + 1` is greater than the double
 ///   `2^53`); NaN equals NaN and sorts before every other number; `-0.0 == 0.0`.
-/// - Strings and bytes compare bytewise (strings by UTF-8); references segment by segment.
+/// - Strings and bytes compare bytewise (strings by UTF-8); references segment by segment, as
+///   document names order (numeric ids `__id<int64>__` first, by value; see `ResourcePath`).
 /// - Arrays compare element by element, a prefix first; maps compare entry by entry in key
-///   order, each key before its value.
+///   order, each key before its value; vectors compare by length, then element by element
+///   (see `Value+Vector.swift`).
 extension Value: Comparable, Hashable {
     /// Compares two values in Firestore's order: negative, zero or positive.
     public static func compare(_ lhs: Value, _ rhs: Value) -> Int {
@@ -29,6 +31,7 @@ extension Value: Comparable, Hashable {
             return latitude != 0 ? latitude : compareDoubles(left.longitude, right.longitude)
         case (.array(let left), .array(let right)): return compareSequences(left, right, by: compare)
         case (.map(let left), .map(let right)):
+            if leftType == 9 { return compareVectors(left, right) }
             return compareSequences(left.entries, right.entries) { leftEntry, rightEntry in
                 let key = compareUTF8(leftEntry.key, rightEntry.key)
                 return key != 0 ? key : compare(leftEntry.value, rightEntry.value)
@@ -65,7 +68,13 @@ extension Value: Comparable, Hashable {
         case .array(let elements):
             hasher.combine(elements.count)
             for element in elements { hasher.combine(element) }
-        case .map(let map): hasher.combine(map)
+        case .map(let map):
+            if let elements = map.vectorElements {
+                // Vector elements are equal only when identical (NaN aside): hash their bits.
+                for element in elements { hasher.combine(element.isNaN ? Double.nan.bitPattern : element.bitPattern) }
+            } else {
+                hasher.combine(map)
+            }
         }
     }
 

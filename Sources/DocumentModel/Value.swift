@@ -1,4 +1,5 @@
-/// A Firestore value: one of the eleven types a document field can hold.
+/// A Firestore value: one of the eleven types a document field can hold (and vectors, which are
+/// maps of a particular shape: see `Value+Vector.swift`).
 ///
 /// Values have Firestore's total order and equality (see `Value+Ordering.swift`): integers and
 /// doubles compare numerically (`1 == 1.0`), NaN equals NaN and sorts before every other number,
@@ -21,7 +22,8 @@ public enum Value: Sendable {
     case map(MapValue)
 
     /// The type's position in Firestore's type order: null < boolean < number < timestamp <
-    /// string < bytes < reference < geo point < array < map.
+    /// string < bytes < reference < geo point < array < vector < map. A vector is a map of a
+    /// particular shape (see `Value+Vector.swift`).
     public var typeOrder: Int {
         switch self {
         case .null: 0
@@ -33,7 +35,7 @@ public enum Value: Sendable {
         case .reference: 6
         case .geoPoint: 7
         case .array: 8
-        case .map: 9
+        case .map(let map): map.isVector ? 9 : 10
         }
     }
 

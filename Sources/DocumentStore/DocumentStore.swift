@@ -22,8 +22,10 @@ import Synchronization
 public final class DocumentStore: Sendable {
     /// The storage format this version reads and writes. Format 2 added the single-field
     /// index; format 3 shortened its keys (a collection group id instead of the project,
-    /// database and group names). An older folder gets its index rebuilt when it is opened.
-    public static let formatVersion: UInt64 = 3
+    /// database and group names); format 4 encodes numeric document ids (`__id<int64>__`) as
+    /// numbers in every path, so they sort first. An older folder is upgraded when it is
+    /// opened: its document keys are moved and its index rebuilt (see `IndexRebuild`).
+    public static let formatVersion: UInt64 = 4
 
     let database: Database
     let configuration: StoreConfiguration

@@ -6,7 +6,10 @@ import DocumentModel
 /// - a nested field name is not empty or reserved, and its dotted path is at most 1,500 bytes;
 /// - maps and arrays nest at most 20 deep, counting the top-level field's value as level 1;
 /// - an array directly inside an array is refused;
-/// - a string or bytes value is at most 1,048,487 bytes.
+/// - a string or bytes value is at most 1,048,487 bytes;
+/// - a map with a `__type__` field must be a vector (`VectorValidator`), which counts as a leaf
+///   for the nesting depth and may not be an element of an array (but may be an element of an
+///   array transform's operand, as Google's emulator allows).
 ///
 /// Where the emulator only says "Property m contains an invalid nested entity.", Hearth adds
 /// what is wrong with it and where.
@@ -39,6 +42,10 @@ struct FieldValueValidator {
     mutating func validate(elements: [Value], of path: FieldPath) throws {
         let text = path.description
         for element in elements {
+            if case .map(let map) = element, map[Value.vectorTypeKey] != nil {
+                try VectorValidator.validateWritten(map, property: text)
+                continue
+            }
             try validate(element, property: text, path: text, depth: path.segments.count + 1, inArray: true)
         }
     }
@@ -62,6 +69,9 @@ struct FieldValueValidator {
             for element in elements {
                 try validate(element, property: property, path: path, depth: depth + 1, inArray: true)
             }
+        case .map(let map) where map[Value.vectorTypeKey] != nil:
+            try VectorValidator.validateWritten(map, property: property)
+            if inArray { throw FirestoreError.invalidArgument("Cannot convert a vector value in an array value.") }
         case .map(let map):
             guard depth <= FieldValueValidator.maxDepth else {
                 throw nested("maps and arrays nest more than 20 levels deep at \"\(path)\"")

@@ -129,10 +129,11 @@ struct PendingCommit {
     /// `StorageKeys`). Collection groups indexed for the first time get their ids in
     /// `indexGroups`, which the caller keeps only once the batch is written.
     func fill(_ batch: WriteBatch, version: Int64, indexGroups: inout IndexGroupCatalog) {
+        let versionSuffix = StorageKeys.descending(version)
         for entry in entries {
             guard changes(entry) else { continue }
             let name = entry.name
-            let key = entry.keyPrefix + StorageKeys.descending(version)
+            let key = entry.keyPrefix + versionSuffix
             if let before = entry.before?.document {
                 batch.put(
                     StorageKeys.expiry(

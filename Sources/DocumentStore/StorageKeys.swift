@@ -4,8 +4,9 @@ import DocumentModel
 ///
 /// A key is a one-byte table tag followed by `OrderedKey` components (order-preserving and
 /// self-delimiting; see `OrderedKey`). Components named *string* are escaped strings ending in
-/// `00 01`; *path* is the segments as strings, then `00 00`; *version* is a commit time in
-/// microseconds since the epoch as 8 bytes.
+/// `00 01`; *path* is the segments, then `00 00`, each segment a string except a numeric
+/// document id (`__id<int64>__`), which is `00 02` and its 8-byte integer so that it sorts
+/// first, by value (format 4); *version* is a commit time in microseconds since the epoch as 8 bytes.
 ///
 /// | tag | table | key | value |
 /// |---|---|---|---|

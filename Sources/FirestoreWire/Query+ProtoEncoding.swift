@@ -35,6 +35,27 @@ extension StructuredQuery {
         if let endAt { message.endAt = endAt.proto }
         message.offset = Int32(clamping: offset)
         if let limit { message.limit = Google_Protobuf_Int32Value(Int32(clamping: limit)) }
+        if let findNearest { message.findNearest = findNearest.proto }
+        return message
+    }
+}
+
+extension FindNearest {
+    /// The vector search as a `StructuredQuery.FindNearest` message.
+    public var proto: Google_Firestore_V1_StructuredQuery.FindNearest {
+        var message = Google_Firestore_V1_StructuredQuery.FindNearest()
+        message.vectorField = vectorField.protoReference
+        message.queryVector = queryVector.proto
+        message.distanceMeasure =
+            switch distanceMeasure {
+            case .euclidean: .euclidean
+            case .cosine: .cosine
+            case .dotProduct: .dotProduct
+            case .unknown(let number): .init(rawValue: number) ?? .unspecified
+            }
+        if let limit { message.limit = Google_Protobuf_Int32Value(Int32(clamping: limit)) }
+        if let distanceResultField { message.distanceResultField = distanceResultField }
+        if let distanceThreshold { message.distanceThreshold = Google_Protobuf_DoubleValue(distanceThreshold) }
         return message
     }
 }

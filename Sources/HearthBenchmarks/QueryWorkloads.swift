@@ -170,7 +170,9 @@ struct QueryWorkloads {
                         }, close: { try floor.close() }),
                 ], count: count, chunk: max(1, count / 20), round: round)
             folders.forEach(scratch.remove)
-            print("create round \(round + 1): Hearth \(formatted(times[0])) ns, raw put \(formatted(times[1])) ns, floor \(formatted(times[2])) ns")
+            print(
+                "create round \(round + 1): Hearth \(formatted(times[0])) ns, raw put \(formatted(times[1])) ns, "
+                    + "floor \(formatted(times[2])) ns (ratio \(formatted(times[0] / times[1], 2)))")
             best = zip(best, times).map { min($0, $1) }
         }
         let entries = raw.first?.index.count ?? 0

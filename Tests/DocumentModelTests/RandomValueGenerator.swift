@@ -190,9 +190,12 @@ struct RandomValueGenerator {
         case 8: return .geoPoint(geoPoint())
         case 9: return chance(50) ? number() : .string(string())
         case 10: return .array((0..<below(4)).map { _ in value(depth: depth - 1) })
-        default: return .map(map(depth: depth - 1))
+        default: return chance(25) ? vector() : .map(map(depth: depth - 1))
         }
     }
+
+    /// A vector of one to four doubles (NaN and both zeros included).
+    mutating func vector() -> Value { .vector((0...below(4)).map { _ in double() }) }
 
     mutating func map(depth: Int) -> MapValue {
         MapValue(uniqueKeysWithValues: (0..<below(4)).map { _ in (key(), value(depth: depth)) })
@@ -223,6 +226,16 @@ struct RandomValueGenerator {
             let index = below(elements.count)
             if chance(30) { elements.remove(at: index) } else { elements[index] = mutate(elements[index]) }
             return .array(elements)
+        case .map(let map) where map.isVector:
+            var elements = map.vectorElements!
+            let index = below(elements.count)
+            switch below(4) {
+            case 0: elements.append(double())
+            case 1: elements[index] = elements[index] == 0 ? -elements[index] : elements[index].nextUp
+            case 2: elements[index] = elements[index].nextDown
+            default: if elements.count > 1 { elements.remove(at: index) }
+            }
+            return .vector(elements)
         case .map(var map):
             if map.isEmpty || chance(30) {
                 map[key()] = self.value(depth: 1)
@@ -252,6 +265,9 @@ struct RandomValueGenerator {
             let flip: (Double) -> Double = { $0 == 0 ? ($0.sign == .minus ? 0.0 : -0.0) : $0 }
             return .geoPoint(try! GeoPoint(latitude: flip(point.latitude), longitude: flip(point.longitude)))
         case .array(let elements): return .array(elements.map(equivalent))
+        case .map(let map) where map.isVector:
+            // Vector elements are equal only when identical; NaN's bit pattern is free.
+            return .vector(map.vectorElements!.map { $0.isNaN ? ($0.sign == .minus ? .nan : -.nan) : $0 })
         case .map(let map):
             return .map(MapValue(uniqueKeysWithValues: map.entries.map { ($0.key, equivalent($0.value)) }))
         default: return value

@@ -30,28 +30,31 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
             .null, .boolean(false), .boolean(true), .double(.nan), .integer(Int64.min), .double(.infinity),
             .timestamp(.min), .timestamp(.max), .string(""), .string("\u{10FFFF}\u{10FFFF}"), .bytes([]),
             .bytes([0xFF, 0xFF]), reference("a/a"), reference("\u{1F600}/\u{1F600}"), geoPoint(-90, -180),
-            geoPoint(90, 180), .array([]), .array([.map(["z": "z"])]), .map([:]), .map(["": .null]),
+            geoPoint(90, 180), .array([]), .array([.map(["z": "z"])]), .vector([-.infinity]), .vector([1, 2, 3]),
+            .map([:]), .map(["": .null]),
         ])
     }
 
     @Test func typeOrderAndNames() {
         let values: [Value] = [
-            nil, true, 1, 1.5, .timestamp(.min), "s", .bytes([1]), reference("a/b"), geoPoint(0, 0), [1], ["a": 1],
+            nil, true, 1, 1.5, .timestamp(.min), "s", .bytes([1]), reference("a/b"), geoPoint(0, 0), [1],
+            .vector([1]), ["a": 1],
         ]
-        #expect(values.map(\.typeOrder) == [0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(values.map(\.typeOrder) == [0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         #expect(
             values.map(\.typeName) == [
                 "nullValue", "booleanValue", "integerValue", "doubleValue", "timestampValue", "stringValue",
-                "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue",
+                "bytesValue", "referenceValue", "geoPointValue", "arrayValue", "mapValue", "mapValue",
             ])
         #expect(values.filter(\.isNumber).count == 2)
     }
 
     @Test func sortingMixedValues() {
         let shuffled: [Value] = [
-            ["a": 1], [1], geoPoint(1, 1), reference("a/b"), .bytes([0]), "a", .timestamp(.min), 1, false, nil,
+            ["a": 1], [1], geoPoint(1, 1), .vector([0]), reference("a/b"), .bytes([0]), "a", .timestamp(.min), 1, false,
+            nil,
         ]
-        #expect(shuffled.sorted().map(\.typeOrder) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(shuffled.sorted().map(\.typeOrder) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
     }
 }
 

@@ -21,8 +21,6 @@ from google.cloud.firestore_v1.bulk_writer import BulkWriterOptions, SendMode
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 from harness import RUN, check, client, collection, run_checks  # noqa: E402
 
-NUMERIC_IDS = "numeric ids (__id<int64>__) sort by bytes, not first and by value"
-
 
 def paths(snapshots):
     return sorted(s.reference.path for s in snapshots)
@@ -40,7 +38,7 @@ def write_tree(root):
     return [f"{root.id}/{path}" for path in written]
 
 
-@check("recursive delete of a collection", hearth_gap=NUMERIC_IDS)
+@check("recursive delete of a collection")
 def recursive_delete_collection():
     root = collection("tree")
     written = write_tree(root)
@@ -59,7 +57,7 @@ def recursive_delete_collection():
     assert sibling.get().exists and nested.get().exists
 
 
-@check("recursive delete of a document and its subcollections", hearth_gap=NUMERIC_IDS)
+@check("recursive delete of a document and its subcollections")
 def recursive_delete_document():
     root = collection("doctree")
     write_tree(root)
@@ -73,7 +71,7 @@ def recursive_delete_document():
     assert not root.document("ghost").collection("kids").document("k").get().exists
 
 
-@check("numeric document ids sort before string ids", hearth_gap=NUMERIC_IDS)
+@check("numeric document ids sort before string ids")
 def numeric_ids():
     root = collection("numeric")
     for name in ["__id-5__", "__id12__", "__id3__", "A", "a", "0"]:

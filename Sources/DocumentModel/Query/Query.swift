@@ -26,7 +26,7 @@ public struct Query: Sendable, Hashable {
 }
 
 /// Firestore's `StructuredQuery`: projection, collection selector, filter, orders, cursors,
-/// offset and limit. Validation against Firestore's rules happens in the query engine.
+/// offset, limit and vector search. Validation against Firestore's rules happens in the query engine.
 public struct StructuredQuery: Sendable, Hashable {
     /// The fields to return (`select`); `nil` returns whole documents, `[]` or `[__name__]`
     /// returns names only.
@@ -45,10 +45,14 @@ public struct StructuredQuery: Sendable, Hashable {
     public var offset: Int
     /// The most results to return.
     public var limit: Int?
+    /// A vector search over the filtered documents, if any (then without cursors, offset or
+    /// limit; the search has its own limit).
+    public var findNearest: FindNearest?
 
     public init(
         select: [FieldPath]? = nil, from: CollectionSelector, filter: QueryFilter? = nil, orderBy: [Order] = [],
-        startAt: QueryCursor? = nil, endAt: QueryCursor? = nil, offset: Int = 0, limit: Int? = nil
+        startAt: QueryCursor? = nil, endAt: QueryCursor? = nil, offset: Int = 0, limit: Int? = nil,
+        findNearest: FindNearest? = nil
     ) {
         self.select = select
         self.from = from
@@ -58,6 +62,7 @@ public struct StructuredQuery: Sendable, Hashable {
         self.endAt = endAt
         self.offset = offset
         self.limit = limit
+        self.findNearest = findNearest
     }
 }
 

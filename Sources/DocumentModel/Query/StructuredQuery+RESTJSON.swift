@@ -7,6 +7,7 @@ extension StructuredQuery {
         let object = try QueryJSON(json, at: "structuredQuery")
         try object.allowOnly([
             "select", "from", "where", "orderBy", "order_by", "startAt", "start_at", "endAt", "end_at", "offset", "limit",
+            "findNearest", "find_nearest",
         ])
         if let select = object["select"] {
             let fields = try QueryJSON(select, at: "select")
@@ -45,6 +46,7 @@ extension StructuredQuery {
             if case .object = limit { return Int(try QueryJSON(limit, at: "limit").integer("value") ?? 0) }
             return Int(try QueryJSON.integer(limit, at: "limit"))
         }
+        findNearest = try object["findNearest", "find_nearest"].map { try FindNearest(restJSON: $0, at: "findNearest") }
     }
 }
 

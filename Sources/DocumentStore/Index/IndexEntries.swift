@@ -101,7 +101,7 @@ enum IndexEntries {
                     key.appendEncoded(path)
                     body(key.bytes)
                 }
-            case .map(let inner):
+            case .map(let inner) where !inner.isVector:  // a vector is a leaf: no entries inside it
                 key.truncate(to: fieldEnd)
                 appendKeys(of: inner, in: &key, path: path, body)
             default:

@@ -37,11 +37,15 @@ extension StorageKeys {
         return bytes.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    /// The prefix of every index entry of one collection group: `04` and the group's id.
+    /// The prefix of every index entry of one collection group: `04` and the group's id (as
+    /// `encodeIndexGroupID`, appended byte by byte: this runs for every document a commit indexes).
     static func indexGroupPrefix(_ id: UInt32) -> OrderedKey {
         var key = OrderedKey(capacity: 128)
         key.appendByte(Table.index.rawValue)
-        key.appendEncoded(encodeIndexGroupID(id))
+        key.appendByte(UInt8(truncatingIfNeeded: id >> 24))
+        key.appendByte(UInt8(truncatingIfNeeded: id >> 16))
+        key.appendByte(UInt8(truncatingIfNeeded: id >> 8))
+        key.appendByte(UInt8(truncatingIfNeeded: id))
         return key
     }
 

@@ -1,14 +1,18 @@
 import DocumentModel
 import LevelDB
 
-/// Rebuilds the single-field index of a store written by an older format: format 1 had no
-/// index, format 2 had index keys that spelled out the project, database and collection group.
+/// Upgrades a store written by an older format, rebuilding its single-field index: format 1
+/// had no index, format 2 had index keys that spelled out the project, database and collection
+/// group, and formats before 4 encoded numeric document ids as strings in every path (document
+/// and expiry keys are moved first, by `DocumentKeyUpgrade`).
 enum IndexRebuild {
-    /// Deletes every index entry and index group id, writes the index entries of the newest
-    /// version of every live document, then marks the store as `format`. Runs while the store
-    /// opens, before any commit or read. If it is interrupted, the store keeps its old format
-    /// and the next open starts over.
+    /// Moves document keys to the current encoding (from formats before 4), deletes every index
+    /// entry and index group id, writes the index entries of the newest version of every live
+    /// document, then marks the store as `format`. Runs while the store opens, before any
+    /// commit or read. If it is interrupted, the store keeps its old format and the next open
+    /// starts over.
     static func run(_ database: Database, upgradingFrom oldFormat: UInt64, to format: UInt64) throws {
+        if oldFormat < 4 { try DocumentKeyUpgrade.run(database) }
         let batch = WriteBatch()
         func flushIfLarge() throws {
             guard batch.byteCount > 4 << 20 else { return }

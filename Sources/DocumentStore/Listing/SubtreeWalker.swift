@@ -22,7 +22,7 @@ final class SubtreeWalker {
     /// The documents-table prefix of every key at or below `path` (its segments, no end).
     func subtreePrefix(_ segments: [String]) -> [UInt8] {
         var key = databasePrefix
-        for segment in segments { key.appendString(segment) }
+        for segment in segments { key.appendPathSegment(segment) }
         return key.bytes
     }
 

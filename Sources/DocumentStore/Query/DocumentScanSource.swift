@@ -59,7 +59,7 @@ final class DocumentScanSource: CandidateSource {
 
     private func skipSubtree(of segments: [String]) {
         var key = databasePrefix
-        for segment in segments { key.appendString(segment) }
+        for segment in segments { key.appendPathSegment(segment) }
         cursor.seek(to: KeyRange.successor(ofPrefix: key.bytes) ?? [0xFF])
     }
 }

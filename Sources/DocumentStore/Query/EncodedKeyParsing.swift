@@ -11,10 +11,11 @@ enum EncodedKeyParsing {
         return offset
     }
 
-    /// The offset just after the string component that starts at `start` (its `00 01` end).
-    static func stringEnd(in key: UnsafeRawBufferPointer, from start: Int) throws -> Int {
+    /// The offset just after the path segment (a string, or a numeric document id) that
+    /// starts at `start`.
+    static func pathSegmentEnd(in key: UnsafeRawBufferPointer, from start: Int) throws -> Int {
         var offset = start
-        try skipString(key, &offset)
+        try skipPathSegment(key, &offset)
         return offset
     }
 
@@ -41,6 +42,17 @@ enum EncodedKeyParsing {
         throw corrupt()
     }
 
+    /// Skips a numeric document id (`00 02` and 8 bytes) or a string.
+    private static func skipPathSegment(_ key: UnsafeRawBufferPointer, _ offset: inout Int) throws {
+        if key.count - offset >= 2, key[offset] == OrderedKey.numericIDMarker[0],
+            key[offset + 1] == OrderedKey.numericIDMarker[1]
+        {
+            try skip(10, key, &offset)
+        } else {
+            try skipString(key, &offset)
+        }
+    }
+
     /// Whether the `00 00` end marker starts at `offset`.
     private static func atEnd(_ key: UnsafeRawBufferPointer, _ offset: Int) -> Bool {
         offset + 1 < key.count && key[offset] == 0 && key[offset + 1] == 0
@@ -59,9 +71,13 @@ enum EncodedKeyParsing {
         case 0x23:
             try skipString(key, &offset)
             try skipString(key, &offset)
-            while !atEnd(key, offset) { try skipString(key, &offset) }
+            while !atEnd(key, offset) { try skipPathSegment(key, &offset) }
             offset += 2
         case 0x28: try skip(16, key, &offset)
+        case 0x30:
+            try skip(4, key, &offset)
+            let count = key[(offset - 4)..<offset].reduce(0) { $0 << 8 | Int($1) }
+            try skip(8 * count, key, &offset)
         case 0x2D:
             while !atEnd(key, offset) { try skipValue(key, &offset) }
             offset += 2

@@ -38,7 +38,7 @@ struct QueryScope: Sendable {
         else { return false }
         guard isSingleCollection else { return true }
         // Exactly one more segment (the document id), then the path's end.
-        let idEnd = try EncodedKeyParsing.stringEnd(in: path, from: prefixCount)
+        let idEnd = try EncodedKeyParsing.pathSegmentEnd(in: path, from: prefixCount)
         return idEnd + 2 == path.count
     }
 
@@ -68,6 +68,8 @@ struct PreparedQuery: Sendable {
     let limit: Int?
     /// The fields to return, `nil` for all.
     let projection: [FieldPath]?
+    /// The vector search applied to the results, if any.
+    var nearest: NearestNeighbors? = nil
 
     /// Whether some predicate can never match (the query is empty whatever is stored).
     var isProvablyEmpty: Bool {

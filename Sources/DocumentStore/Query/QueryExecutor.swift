@@ -17,6 +17,19 @@ struct QueryExecutor {
 
     /// Calls `emit` with each result in order until it returns false or the results end.
     func run(_ emit: (Document) throws -> Bool) throws {
+        guard let nearest = query.nearest else { return try runInOrder(emit) }
+        var matches: [Document] = []
+        try runInOrder { document in
+            matches.append(document)
+            return true
+        }
+        for document in nearest.nearest(matches) {
+            guard try emit(document) else { return }
+        }
+    }
+
+    /// `run` for the query's own order (without a vector search).
+    private func runInOrder(_ emit: (Document) throws -> Bool) throws {
         var window = ResultWindow(query: query, ordering: ordering)
         /// Offers documents in order; false once no more are wanted.
         func offer(_ documents: [Document]) throws -> Bool {
@@ -61,7 +74,7 @@ struct QueryExecutor {
         let cap = upTo.map { min($0, Int64(query.limit ?? .max)) } ?? query.limit.map(Int64.init)
         if let cap, cap <= 0 { return 0 }
         var count: Int64 = 0
-        guard planned.description.countsIndexKeysOnly else {
+        guard planned.description.countsIndexKeysOnly, query.nearest == nil else {
             try run { _ in
                 count += 1
                 return cap.map { count < $0 } ?? true

@@ -37,7 +37,8 @@ enum QueryValidator {
         return PreparedQuery(
             scope: scope, filter: filter, conjunctions: conjunctions, orders: orders, startAt: structured.startAt,
             endAt: structured.endAt, offset: structured.offset, limit: structured.limit,
-            projection: structured.select)
+            projection: structured.select,
+            nearest: try structured.findNearest.map { try NearestNeighbors(validating: $0, in: structured) })
     }
 
     /// The parent must be the root or a document; the collection id a valid id (or empty).
@@ -89,6 +90,7 @@ enum QueryValidator {
         case .field(let field, let op, let value):
             try validateFieldPath(field)
             try validateOperand(op, value)
+            try VectorValidator.validateOperand(value)
             if field.isDocumentName { try validateNameOperand(op, value, database: database) }
             return .predicate(QueryPredicate(field: field, test: .field(op, value)))
         }
@@ -157,6 +159,7 @@ enum QueryValidator {
         _ cursor: QueryCursor, orders: [Order], explicitCount: Int, database: DatabaseID
     ) throws {
         guard cursor.values.count <= explicitCount else { throw FirestoreError.invalidArgument("Cursor has too many values.") }
+        for value in cursor.values { try VectorValidator.validateOperand(value) }
         for (value, order) in zip(cursor.values, orders) where order.field.isDocumentName {
             guard case .reference(let name) = value else {
                 throw FirestoreError.invalidArgument("Cursor __key__ value is not a document reference.")

@@ -71,18 +71,60 @@ struct TransactionTests {
         #expect(reused?.code == .invalidArgument, "a finished transaction is unknown")
     }
 
-    @Test("an older transaction wounds a younger one holding its lock; the younger one gets ABORTED")
+    @Test("an older transaction that would deadlock with a younger one wounds it; the younger one gets ABORTED")
     func woundWait() async throws {
         let fixture = try StoreFixture()
         let a = try fixture.name("t/a")
-        let older = try fixture.store.beginTransaction()
-        let younger = try fixture.store.beginTransaction()
-        _ = try await fixture.store.document(a, transaction: younger)
-        _ = try await fixture.store.document(a, transaction: older)
-        let error = #expect(throws: FirestoreError.self) { try fixture.store.commit([], transaction: younger) }
+        let b = try fixture.name("t/b")
+        let store = fixture.store
+        let older = try store.beginTransaction()
+        let younger = try store.beginTransaction()
+        _ = try await store.document(a, transaction: older)
+        _ = try await store.document(b, transaction: younger)
+        let youngerWaits = Task { try await store.document(a, transaction: younger) }  // waits for the older one
+        try await Task.sleep(for: .milliseconds(50))
+        _ = try await store.document(b, transaction: older)  // would close the cycle: wounds the younger one
+        let error = await #expect(throws: FirestoreError.self) { _ = try await youngerWaits.value }
         #expect(error?.code == .aborted)
-        try fixture.store.commit([.set(a, fields: ["by": "older"])], transaction: older)
-        #expect(try fixture.store.document(a)?.fields["by"] == "older")
+        try store.commit([.set(a, fields: ["by": "older"]), .set(b, fields: ["by": "older"])], transaction: older)
+        #expect(try store.document(b)?.fields["by"] == "older")
+    }
+
+    @Test("a younger transaction that would deadlock with an older one is aborted itself")
+    func youngerRequesterAborted() async throws {
+        let fixture = try StoreFixture()
+        let a = try fixture.name("t/a")
+        let b = try fixture.name("t/b")
+        let store = fixture.store
+        let older = try store.beginTransaction()
+        let younger = try store.beginTransaction()
+        _ = try await store.document(a, transaction: older)
+        _ = try await store.document(b, transaction: younger)
+        let olderWaits = Task { try await store.document(b, transaction: older) }  // waits for the younger one
+        try await Task.sleep(for: .milliseconds(50))
+        let error = await #expect(throws: FirestoreError.self) { _ = try await store.document(a, transaction: younger) }
+        #expect(error?.code == .aborted)
+        #expect(error?.message.contains("deadlock") == true)
+        _ = try await olderWaits.value  // the younger one's locks went to the older one
+        try store.commit([.set(b, fields: ["by": "older"])], transaction: older)
+        #expect(try store.document(b)?.fields["by"] == "older")
+    }
+
+    @Test("without a deadlock an older transaction waits for a younger holder and sees its write")
+    func olderWaitsWithoutDeadlock() async throws {
+        let fixture = try StoreFixture()
+        let a = try fixture.name("t/a")
+        let store = fixture.store
+        try store.commit([.set(a, fields: ["n": 1])])
+        let older = try store.beginTransaction()
+        let younger = try store.beginTransaction()
+        _ = try await store.document(a, transaction: younger)
+        let reader = Task { try await store.document(a, transaction: older)?.fields["n"] }
+        try await Task.sleep(for: .milliseconds(50))
+        fixture.clock.advance(bySeconds: 1)
+        try store.commit([.set(a, fields: ["n": 2])], transaction: younger)  // not wounded
+        #expect(try await reader.value == 2)
+        store.rollback(older)
     }
 
     @Test("a younger transaction waits for the lock and sees the older one's write")

@@ -10,12 +10,14 @@ import Synchronization
 /// document instead of all reading the same value and all but one failing at commit, which is
 /// how Google's emulator starves them. The queue is fair: the lock goes to the oldest waiter.
 ///
-/// **Deadlocks** are resolved by wound-wait on age: a transaction that needs a lock held by a
-/// younger one aborts it (the younger one's next call, or its pending wait, fails with
-/// ABORTED); a younger one waits for an older one. A retried transaction (`retrying:` the
-/// aborted id, as the official clients send `retry_transaction`) keeps its original age, so
-/// every transaction eventually becomes the oldest and wins: progress within the clients'
-/// 5-attempt budget.
+/// **Deadlocks** are resolved by wound-wait on age, and only deadlocks: a transaction waits for
+/// a lock whoever holds it, unless the holder is itself waiting, directly or through others,
+/// for a lock the requester holds. Then the younger of the two is aborted: the holder if it is
+/// younger (its next call, or its pending wait, fails with ABORTED), else the requester. So
+/// transactions contending on one document only queue, and none is aborted. A retried
+/// transaction (`retrying:` the aborted id, as the official clients send `retry_transaction`)
+/// keeps its original age, so every transaction eventually becomes the oldest and wins:
+/// progress within the clients' 5-attempt budget.
 ///
 /// **Bounds.** No lock wait exceeds `lockWaitTimeout` (the waiter is aborted instead), and a
 /// transaction idle longer than `idleTimeout` or older than `maximumAge` expires, releasing its
@@ -43,6 +45,8 @@ final class TransactionManager: Sendable {
         /// The version each document had when this transaction read it (`nil`: missing).
         var reads: [DocumentName: Int64?] = [:]
         var waitingTicket: UInt64?
+        /// The document whose lock the transaction waits for.
+        var waitingFor: DocumentName?
     }
 
     private struct Waiter {
@@ -126,6 +130,7 @@ final class TransactionManager: Sendable {
                         guard let ticket = try grantOrQueue(name, to: id, in: &state) else { return .success(()) }
                         let age = state.transactions[id]!.age
                         state.transactions[id]!.waitingTicket = ticket
+                        state.transactions[id]!.waitingFor = name
                         state.locks[name]!.waiters.append(
                             Waiter(transaction: id, age: age, ticket: ticket, continuation: continuation))
                         state.locks[name]!.waiters.sort { $0.age < $1.age }
@@ -217,7 +222,14 @@ final class TransactionManager: Sendable {
         }
         if lock.holder == id { return nil }
         let requester = state.transactions[id]!
-        if let holder = state.transactions[lock.holder], case .active = holder.status, requester.age < holder.age {
+        if let holder = state.transactions[lock.holder], case .active = holder.status,
+            waits(lock.holder, for: id, in: state)
+        {
+            guard requester.age < holder.age else {
+                let reason = "waiting for a document locked by an older transaction would deadlock"
+                abort(id, reason: reason, in: &state)
+                throw FirestoreError(.aborted, "Transaction \(id) was aborted: \(reason). Retry the transaction.")
+            }
             abort(lock.holder, reason: "an older transaction needed a document it had locked", in: &state)
             if state.locks[name] == nil {
                 state.locks[name] = Lock(holder: id)
@@ -227,6 +239,20 @@ final class TransactionManager: Sendable {
         }
         state.sequence += 1
         return state.sequence
+    }
+
+    /// Whether `waiter` waits, directly or through a chain of waiting holders, for a lock that
+    /// `holder` holds: `holder` waiting for `waiter` would then close a cycle.
+    private func waits(_ waiter: TransactionID, for holder: TransactionID, in state: State) -> Bool {
+        var current = waiter
+        for _ in 0..<state.transactions.count {
+            guard let name = state.transactions[current]?.waitingFor, let next = state.locks[name]?.holder else {
+                return false
+            }
+            if next == holder { return true }
+            current = next
+        }
+        return false
     }
 
     private func requireActiveWithoutTouch(_ id: TransactionID, in state: State) throws {
@@ -241,6 +267,7 @@ final class TransactionManager: Sendable {
     private func abort(_ id: TransactionID, reason: String, in state: inout State) {
         guard let transaction = state.transactions[id], case .active = transaction.status else { return }
         state.transactions[id]!.status = .aborted(reason)
+        state.transactions[id]!.waitingFor = nil
         release(transaction, id: id, in: &state)
         state.transactions[id]!.locks = []
         if let ticket = transaction.waitingTicket {
@@ -267,6 +294,7 @@ final class TransactionManager: Sendable {
             state.locks[name] = lock
             state.transactions[next.transaction]?.locks.append(name)
             state.transactions[next.transaction]?.waitingTicket = nil
+            state.transactions[next.transaction]?.waitingFor = nil
             next.continuation.resume()
         }
     }

@@ -5,6 +5,7 @@ import FirestoreWire
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
+import Synchronization
 
 /// A Firestore emulator (Hearth's or Google's) over gRPC, in plaintext, as the official
 /// clients talk to one: the identity travels in the `Authorization` header of each call.
@@ -13,6 +14,8 @@ final class RemoteBackend: Backend {
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
     private let firestore: Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>
     private let connections: Task<Void, Never>
+    /// Set by `shutdown()`: listeners then stop instead of listening again.
+    private let isShutDown = Atomic<Bool>(false)
 
     init(host: String, port: Int, database: DatabaseID) throws {
         self.database = database
@@ -145,37 +148,23 @@ final class RemoteBackend: Backend {
 
     func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ListenResult, any Error>.makeStream()
-        let database = database
-        let firestore = firestore
-        let task = Task {
-            do {
-                let metadata = try metadata(identity)
-                let request = RemoteListenState.request(for: target, in: database)
-                let state = RemoteListenState(target: target)
-                try await RemoteCall.run {
-                    try await firestore.listen(
-                        request: StreamingClientRequest(metadata: metadata) { writer in
-                            try await writer.write(request)
-                            // Keep the request side open until the listener stops.
-                            try await Task.sleep(for: .seconds(365 * 86400))
-                        }
-                    ) { response in
-                        var state = state
-                        for try await message in response.messages {
-                            if let result = try state.apply(message) { continuation.yield(result) }
-                        }
-                    }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: FirestoreError.wrapping(error))
-            }
+        let metadata: Metadata
+        do {
+            metadata = try self.metadata(identity)
+        } catch {
+            continuation.finish(throwing: FirestoreError.wrapping(error))
+            return stream
         }
+        let listener = RemoteListener(
+            firestore: firestore, database: database, target: target, metadata: metadata,
+            isShutDown: { [weak self] in self?.isShutDown.load(ordering: .relaxed) ?? true })
+        let task = Task { await listener.run(into: continuation) }
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 
     func shutdown() async {
+        isShutDown.store(true, ordering: .relaxed)
         client.beginGracefulShutdown()
         await connections.value
     }

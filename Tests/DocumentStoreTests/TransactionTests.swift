@@ -71,16 +71,25 @@ struct TransactionTests {
         #expect(reused?.code == .invalidArgument, "a finished transaction is unknown")
     }
 
-    @Test("an older transaction that would deadlock with a younger one wounds it; the younger one gets ABORTED")
-    func woundWait() async throws {
+    /// Two transactions, the older holding `t/a` and the younger `t/b`: each asking for the
+    /// other's document closes a cycle.
+    private static func crossedLocks() async throws
+        -> (StoreFixture, a: DocumentName, b: DocumentName, older: TransactionID, younger: TransactionID)
+    {
         let fixture = try StoreFixture()
         let a = try fixture.name("t/a")
         let b = try fixture.name("t/b")
+        let older = try fixture.store.beginTransaction()
+        let younger = try fixture.store.beginTransaction()
+        _ = try await fixture.store.document(a, transaction: older)
+        _ = try await fixture.store.document(b, transaction: younger)
+        return (fixture, a, b, older, younger)
+    }
+
+    @Test("an older transaction that would deadlock with a younger one wounds it; the younger one gets ABORTED")
+    func woundWait() async throws {
+        let (fixture, a, b, older, younger) = try await Self.crossedLocks()
         let store = fixture.store
-        let older = try store.beginTransaction()
-        let younger = try store.beginTransaction()
-        _ = try await store.document(a, transaction: older)
-        _ = try await store.document(b, transaction: younger)
         let youngerWaits = Task { try await store.document(a, transaction: younger) }  // waits for the older one
         try await Task.sleep(for: .milliseconds(50))
         _ = try await store.document(b, transaction: older)  // would close the cycle: wounds the younger one
@@ -92,14 +101,8 @@ struct TransactionTests {
 
     @Test("a younger transaction that would deadlock with an older one is aborted itself")
     func youngerRequesterAborted() async throws {
-        let fixture = try StoreFixture()
-        let a = try fixture.name("t/a")
-        let b = try fixture.name("t/b")
+        let (fixture, a, b, older, younger) = try await Self.crossedLocks()
         let store = fixture.store
-        let older = try store.beginTransaction()
-        let younger = try store.beginTransaction()
-        _ = try await store.document(a, transaction: older)
-        _ = try await store.document(b, transaction: younger)
         let olderWaits = Task { try await store.document(b, transaction: older) }  // waits for the younger one
         try await Task.sleep(for: .milliseconds(50))
         let error = await #expect(throws: FirestoreError.self) { _ = try await store.document(a, transaction: younger) }

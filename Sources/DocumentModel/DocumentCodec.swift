@@ -25,11 +25,21 @@ public enum DocumentCodec {
     /// Encodes a document's times and fields.
     public static func encode(_ document: Document) -> [UInt8] {
         var writer = BinaryWriter(capacity: 64 + document.fields.count * 48)
-        writer.byte(documentFormat)
+        write(document, to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the encoding of a document's times and fields to `scratch`.
+    public static func encode(_ document: Document, into scratch: KeyScratch) {
+        var scratch = scratch
+        write(document, to: &scratch)
+    }
+
+    private static func write(_ document: Document, to writer: inout some ByteSink) {
+        writer.appendByte(documentFormat)
         writeTimestamp(document.createTime, to: &writer)
         writeTimestamp(document.updateTime, to: &writer)
         writeMap(document.fields, to: &writer)
-        return writer.bytes
     }
 
     /// Decodes a document that `encode(_:)` wrote, giving it `name`.
@@ -65,51 +75,51 @@ public enum DocumentCodec {
         }
     }
 
-    private static func writeValue(_ value: Value, to writer: inout BinaryWriter) {
+    private static func writeValue(_ value: Value, to writer: inout some ByteSink) {
         switch value {
-        case .null: writer.byte(0)
-        case .boolean(let flag): writer.byte(flag ? 2 : 1)
+        case .null: writer.appendByte(0)
+        case .boolean(let flag): writer.appendByte(flag ? 2 : 1)
         case .integer(let integer):
-            writer.byte(3)
+            writer.appendByte(3)
             writer.signedVarint(integer)
         case .double(let double):
-            writer.byte(4)
+            writer.appendByte(4)
             writer.fixed64(double.bitPattern)
         case .timestamp(let timestamp):
-            writer.byte(5)
+            writer.appendByte(5)
             writeTimestamp(timestamp, to: &writer)
         case .string(let text):
-            writer.byte(6)
-            writer.string(text)
+            writer.appendByte(6)
+            writer.lengthPrefixed(text)
         case .bytes(let data):
-            writer.byte(7)
-            writer.data(data)
+            writer.appendByte(7)
+            data.withUnsafeBytes { writer.lengthPrefixed($0) }
         case .reference(let name):
-            writer.byte(8)
-            writer.string(name.resourceName)
+            writer.appendByte(8)
+            writer.lengthPrefixed(name.resourceName)
         case .geoPoint(let point):
-            writer.byte(9)
+            writer.appendByte(9)
             writer.fixed64(point.latitude.bitPattern)
             writer.fixed64(point.longitude.bitPattern)
         case .array(let elements):
-            writer.byte(10)
+            writer.appendByte(10)
             writer.varint(UInt64(elements.count))
             for element in elements { writeValue(element, to: &writer) }
         case .map(let map):
-            writer.byte(11)
+            writer.appendByte(11)
             writeMap(map, to: &writer)
         }
     }
 
-    private static func writeMap(_ map: MapValue, to writer: inout BinaryWriter) {
+    private static func writeMap(_ map: MapValue, to writer: inout some ByteSink) {
         writer.varint(UInt64(map.count))
         for entry in map.entries {
-            writer.string(entry.key)
+            writer.lengthPrefixed(entry.key)
             writeValue(entry.value, to: &writer)
         }
     }
 
-    private static func writeTimestamp(_ timestamp: Timestamp, to writer: inout BinaryWriter) {
+    private static func writeTimestamp(_ timestamp: Timestamp, to writer: inout some ByteSink) {
         writer.signedVarint(timestamp.seconds)
         writer.varint(UInt64(timestamp.nanoseconds))
     }

@@ -31,7 +31,7 @@
 /// A number is encoded exactly: `D` is the largest double not above it and `r` the integer
 /// remainder (`0 ≤ r < 2048`; zero for doubles). Integers beyond 2^53 keep their order and
 /// equal the double of the same value.
-public struct OrderedKey: Sendable, Hashable {
+public struct OrderedKey: Sendable, Hashable, ByteSink {
     /// The encoded bytes.
     public var bytes: [UInt8] { storage }
 
@@ -50,6 +50,9 @@ public struct OrderedKey: Sendable, Hashable {
     /// Appends a single raw byte, such as a table tag.
     @inlinable public mutating func appendByte(_ byte: UInt8) { storage.append(byte) }
 
+    /// Appends raw bytes.
+    @inlinable public mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) { storage.append(contentsOf: bytes) }
+
     /// Appends bytes that are already encoded components (such as an encoded path).
     @inlinable public mutating func appendEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
 
@@ -59,38 +62,55 @@ public struct OrderedKey: Sendable, Hashable {
         storage.removeLast(storage.count - count)
     }
 
-    /// Appends a string component.
-    public mutating func appendString(_ text: String) {
-        var text = text
-        text.withUTF8 { appendEscaped($0) }
-    }
-
-    /// Appends a byte-string component.
-    public mutating func appendBytes(_ data: [UInt8]) {
-        data.withUnsafeBufferPointer { appendEscaped($0) }
-    }
-
-    private mutating func appendEscaped(_ data: UnsafeBufferPointer<UInt8>) {
-        // Copies the runs between zero bytes in bulk (ids and names rarely hold a zero byte).
-        var start = 0
-        for index in data.indices where data[index] == 0 {
-            storage.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...index]))
-            storage.append(0xFF)
-            start = index + 1
-        }
-        storage.append(contentsOf: UnsafeBufferPointer(rebasing: data[start...]))
-        storage.append(0x00)
-        storage.append(0x01)
-    }
-
     /// The two bytes that start a numeric document id in a path.
     public static let numericIDMarker: [UInt8] = [0x00, 0x02]
 
+    /// The encoding of a single value.
+    public static func encoding(of value: Value) -> [UInt8] {
+        var key = OrderedKey()
+        key.appendValue(value)
+        return key.storage
+    }
+}
+
+/// The order-preserving key components, on any byte sink.
+extension ByteSink {
+    /// Appends a string component.
+    @inlinable public mutating func appendString(_ text: String) {
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ appendEscaped(UnsafeRawBufferPointer($0)) }) {
+            return done
+        }
+        var text = text
+        text.withUTF8 { appendEscaped(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a byte-string component.
+    @inlinable public mutating func appendBytes(_ data: [UInt8]) {
+        data.withUnsafeBytes { appendEscaped($0) }
+    }
+
+    @inlinable mutating func appendEscaped(_ data: UnsafeRawBufferPointer) {
+        // Copies the runs between zero bytes in bulk (ids and names rarely hold a zero byte).
+        if let base = data.baseAddress {
+            let bytes = base.assumingMemoryBound(to: UInt8.self)
+            var start = 0
+            for index in 0..<data.count where bytes[index] == 0 {
+                appendRaw(UnsafeRawBufferPointer(start: base + start, count: index + 1 - start))
+                appendByte(0xFF)
+                start = index + 1
+            }
+            appendRaw(UnsafeRawBufferPointer(start: base + start, count: data.count - start))
+        }
+        appendByte(0x00)
+        appendByte(0x01)
+    }
+
     /// Appends one collection or document id of a path: a numeric id as `00 02` and its
     /// integer, any other id as a string.
-    public mutating func appendPathSegment(_ id: String) {
+    @inlinable public mutating func appendPathSegment(_ id: String) {
         if let number = ResourcePath.numericID(id) {
-            storage.append(contentsOf: Self.numericIDMarker)
+            appendByte(0x00)
+            appendByte(0x02)
             appendInt64(number)
         } else {
             appendString(id)
@@ -98,82 +118,82 @@ public struct OrderedKey: Sendable, Hashable {
     }
 
     /// Appends the segments of a path without the end marker: a prefix of every path below `path`.
-    public mutating func appendPathSegments(_ path: ResourcePath) {
+    @inlinable public mutating func appendPathSegments(_ path: ResourcePath) {
         for segment in path.segments { appendPathSegment(segment) }
     }
 
     /// Appends a path component: its segments, then `00 00`.
-    public mutating func appendPath(_ path: ResourcePath) {
+    @inlinable public mutating func appendPath(_ path: ResourcePath) {
         appendPathSegments(path)
         appendEnd()
     }
 
     /// Appends the `00 00` marker that ends a path, an array or a map.
     @inlinable public mutating func appendEnd() {
-        storage.append(0x00)
-        storage.append(0x00)
+        appendByte(0x00)
+        appendByte(0x00)
     }
 
     /// Appends 8 big-endian bytes.
-    public mutating func appendUInt64(_ value: UInt64) {
-        withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+    @inlinable public mutating func appendUInt64(_ value: UInt64) {
+        withUnsafeBytes(of: value.bigEndian) { appendRaw($0) }
     }
 
     /// Appends a signed integer so that smaller integers sort first.
-    public mutating func appendInt64(_ value: Int64) {
+    @inlinable public mutating func appendInt64(_ value: Int64) {
         appendUInt64(UInt64(bitPattern: value) ^ (1 << 63))
     }
 
     /// Appends a signed integer so that larger integers sort first.
-    public mutating func appendDescendingInt64(_ value: Int64) {
+    @inlinable public mutating func appendDescendingInt64(_ value: Int64) {
         appendUInt64(~(UInt64(bitPattern: value) ^ (1 << 63)))
     }
 
     /// Appends a value component.
-    public mutating func appendValue(_ value: Value) {
+    @inlinable public mutating func appendValue(_ value: Value) {
         switch value {
         case .null:
-            storage.append(0x05)
+            appendByte(0x05)
         case .boolean(let flag):
-            storage.append(0x0A)
-            storage.append(flag ? 1 : 0)
+            appendByte(0x0A)
+            appendByte(flag ? 1 : 0)
         case .integer(let integer):
             appendNumber(integer: integer)
         case .double(let double):
             if double.isNaN {
-                storage.append(0x0F)
+                appendByte(0x0F)
             } else {
-                storage.append(0x10)
+                appendByte(0x10)
                 appendOrderedDouble(double)
-                storage.append(0)
-                storage.append(0)
+                appendByte(0)
+                appendByte(0)
             }
         case .timestamp(let timestamp):
-            storage.append(0x14)
+            appendByte(0x14)
             appendInt64(timestamp.seconds)
-            withUnsafeBytes(of: UInt32(timestamp.nanoseconds).bigEndian) { storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+            withUnsafeBytes(of: UInt32(timestamp.nanoseconds).bigEndian) { appendRaw($0) }
         case .string(let text):
-            storage.append(0x19)
+            appendByte(0x19)
             appendString(text)
         case .bytes(let data):
-            storage.append(0x1E)
+            appendByte(0x1E)
             appendBytes(data)
         case .reference(let name):
-            storage.append(0x23)
+            appendByte(0x23)
             appendString(name.databaseID.project)
             appendString(name.databaseID.database)
             appendPath(name.path)
         case .geoPoint(let point):
-            storage.append(0x28)
+            appendByte(0x28)
             appendOrderedDouble(point.latitude)
             appendOrderedDouble(point.longitude)
         case .array(let elements):
-            storage.append(0x2D)
+            appendByte(0x2D)
             for element in elements { appendValue(element) }
             appendEnd()
         case .map(let map):
             if let elements = map.vectorElements { return appendVector(elements) }
-            storage.append(0x32)
+            appendByte(0x32)
             for entry in map.entries {
                 appendString(entry.key)
                 appendValue(entry.value)
@@ -184,11 +204,9 @@ public struct OrderedKey: Sendable, Hashable {
 
     /// A vector: its length first (shorter vectors sort first), then its elements in Java's
     /// `Double.compare` order, as `Value.compareVectorElements`.
-    private mutating func appendVector(_ elements: [Double]) {
-        storage.append(0x30)
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: elements.count).bigEndian) {
-            storage.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self))
-        }
+    @inlinable mutating func appendVector(_ elements: [Double]) {
+        appendByte(0x30)
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: elements.count).bigEndian) { appendRaw($0) }
         for element in elements {
             let bits = element.isNaN ? Double.nan.bitPattern : element.bitPattern
             appendUInt64(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
@@ -196,27 +214,20 @@ public struct OrderedKey: Sendable, Hashable {
     }
 
     /// An integer as the largest double `d ≤ integer` and the remainder `integer - d`.
-    private mutating func appendNumber(integer: Int64) {
+    @inlinable mutating func appendNumber(integer: Int64) {
         var floor = Double(integer)
         if floor >= 0x1p63 || Int64(floor) > integer { floor = floor.nextDown }
         let remainder = UInt16(integer &- Int64(floor))
-        storage.append(0x10)
+        appendByte(0x10)
         appendOrderedDouble(floor)
-        storage.append(UInt8(remainder >> 8))
-        storage.append(UInt8(remainder & 0xFF))
+        appendByte(UInt8(remainder >> 8))
+        appendByte(UInt8(remainder & 0xFF))
     }
 
     /// A double's bits arranged so that bytewise order is numeric order (`-0.0` as `0.0`).
-    private mutating func appendOrderedDouble(_ double: Double) {
+    @inlinable mutating func appendOrderedDouble(_ double: Double) {
         let normalized = double == 0 ? 0.0 : double
         let bits = normalized.bitPattern
         appendUInt64(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
-    }
-
-    /// The encoding of a single value.
-    public static func encoding(of value: Value) -> [UInt8] {
-        var key = OrderedKey()
-        key.appendValue(value)
-        return key.storage
     }
 }

@@ -29,10 +29,9 @@ extension DocumentStore {
                 // A clear only deletes entries, so it indexes no new collection group.
                 var indexGroups = state.indexGroups
                 let batch = state.emptyBatch()
-                pending.fill(batch, version: version, indexGroups: &indexGroups)
+                pending.fill(batch, version: version, indexGroups: &indexGroups, scratch: state.keyScratch)
                 // The tail of `commit(_:)`: write, publish the version, tell listeners.
-                try database.write(batch, sync: configuration.syncCommits)
-                lastCommittedVersion.store(version, ordering: .releasing)
+                try write(batch, version: version, state: &state)
                 publish(pending, version: version)
                 return commitTime
             }

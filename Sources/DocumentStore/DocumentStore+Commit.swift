@@ -7,8 +7,8 @@ extension DocumentStore {
     /// The pipeline: validate every write and its limits → take the commit lock and a commit
     /// version → read the current version of each touched document → check preconditions →
     /// apply operations and transforms (server timestamps are the commit time) → check document
-    /// sizes → one write batch with the new versions, expiry-queue entries and the last commit
-    /// version. Any failure leaves the store unchanged.
+    /// sizes → one write batch with the new versions, expiry-queue entries and index changes.
+    /// Any failure leaves the store unchanged.
     ///
     /// - Throws: `FirestoreError`: `.invalidArgument` for bad input or limits, `.notFound` and
     ///   `.alreadyExists` for `exists` preconditions, `.failedPrecondition` for `updateTime`.
@@ -70,11 +70,10 @@ extension DocumentStore {
                 if let deferredFailure { throw deferredFailure }
                 var indexGroups = state.indexGroups
                 let batch = state.emptyBatch()
-                pending.fill(batch, version: version, indexGroups: &indexGroups)
-                try database.write(batch, sync: configuration.syncCommits)
+                pending.fill(batch, version: version, indexGroups: &indexGroups, scratch: state.keyScratch)
+                try write(batch, version: version, state: &state)
                 state.indexGroups = indexGroups
                 presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
-                lastCommittedVersion.store(version, ordering: .releasing)
                 publish(pending, version: version)
                 for index in writes.indices {
                     results[index].updateTime = pending.updateTime(at: positions[index])

@@ -33,6 +33,9 @@ public final class DocumentStore: Sendable {
     let commitState: Mutex<CommitState>
     /// The newest version whose commit is fully written, readable without taking the lock.
     let lastCommittedVersion: Atomic<Int64>
+    /// The version of the commit being written, stored before its batch is written; equal to
+    /// `lastCommittedVersion` between commits (see `versionedSnapshot()`).
+    let committingVersion: Atomic<Int64>
     /// Which documents may exist, so reads of documents that cannot exist skip LevelDB.
     let presence: DocumentPresenceFilter
     /// The transactions in progress and their locks.
@@ -60,8 +63,11 @@ public final class DocumentStore: Sendable {
         self.configuration = configuration
         let (lastVersion, indexGroups) = try DocumentStore.prepareMetadata(database)
         commitState = Mutex(
-            CommitState(clock: CommitClock(clock: configuration.clock, lastVersion: lastVersion), indexGroups: indexGroups))
+            CommitState(
+                clock: CommitClock(clock: configuration.clock, lastVersion: lastVersion), indexGroups: indexGroups,
+                reservedVersion: lastVersion))
         lastCommittedVersion = Atomic(lastVersion)
+        committingVersion = Atomic(lastVersion)
         presence = DocumentPresenceFilter(scanning: database)
         transactions = TransactionManager(
             clock: configuration.clock, lockWaitTimeout: .seconds(configuration.transactionLockWaitSeconds),
@@ -73,7 +79,8 @@ public final class DocumentStore: Sendable {
         }
     }
 
-    /// Stops background work and closes the database. Further calls throw `.failedPrecondition`.
+    /// Stops background work and closes the database, storing the exact last commit version.
+    /// Further calls throw `.failedPrecondition`.
     public func close() throws {
         collector.withLock { task in
             task?.cancel()
@@ -81,8 +88,51 @@ public final class DocumentStore: Sendable {
         }
         presence.stop()
         listeners.removeAll()
-        try commitState.withLock { _ in
-            do { try database.close() } catch let error as LevelDBError { throw DocumentStore.storeError(error) }
+        try commitState.withLock { state in
+            try DocumentStore.mapLevelDBErrors {
+                let last = lastCommittedVersion.load(ordering: .sequentiallyConsistent)
+                if last != state.reservedVersion {
+                    var bytes = OrderedKey(capacity: 8)
+                    bytes.appendInt64(last)
+                    try database.put(StorageKeys.lastCommitKey, bytes.bytes, sync: true)
+                    state.reservedVersion = last
+                }
+                try database.close()
+            }
+        }
+    }
+
+    /// Writes a commit's `batch` at `version` (under the commit lock, `state` being its state),
+    /// with the last-commit reservation if the version passes it, and publishes the version.
+    func write(_ batch: WriteBatch, version: Int64, state: inout CommitState) throws {
+        let reservation = state.reserve(version, in: batch)
+        committingVersion.store(version, ordering: .sequentiallyConsistent)
+        do {
+            try database.write(batch, sync: configuration.syncCommits)
+        } catch {
+            committingVersion.store(lastCommittedVersion.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+            throw error
+        }
+        lastCommittedVersion.store(version, ordering: .sequentiallyConsistent)
+        state.reservedVersion = reservation
+    }
+
+    /// A LevelDB snapshot and the commit version it reflects: every commit up to that version
+    /// and none after it.
+    ///
+    /// A commit stores its version in `committingVersion` before writing its batch and in
+    /// `lastCommittedVersion` after. A snapshot taken after reading the committed version `V`,
+    /// with `committingVersion` still `V` after it, was taken between commits: any later commit
+    /// would have stored its own version first. Otherwise a commit was being written; after a
+    /// few tries the snapshot is taken under the commit lock, between two commits.
+    func versionedSnapshot() throws -> (snapshot: Snapshot, version: Int64) {
+        for _ in 0..<3 {
+            let committed = lastCommittedVersion.load(ordering: .sequentiallyConsistent)
+            let snapshot = try database.snapshot()
+            if committingVersion.load(ordering: .sequentiallyConsistent) == committed { return (snapshot, committed) }
+        }
+        return try commitState.withLock { _ in
+            (try database.snapshot(), lastCommittedVersion.load(ordering: .sequentiallyConsistent))
         }
     }
 

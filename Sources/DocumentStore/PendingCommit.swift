@@ -8,6 +8,8 @@ struct PendingCommit {
         let name: DocumentName
         /// The prefix of every version's key (`StorageKeys.versionsPrefix(name)`).
         let keyPrefix: [UInt8]
+        /// Where the document's encoded path starts in `keyPrefix` (after the database).
+        let pathOffset: Int
         let before: StoredVersion?
         var after: StoredVersion?
     }
@@ -60,9 +62,12 @@ struct PendingCommit {
     private mutating func appendEntry(
         _ name: DocumentName, readingWith read: (DocumentName, [UInt8]) throws -> StoredVersion?
     ) throws {
-        let keyPrefix = StorageKeys.versionsPrefix(name)
+        var prefix = StorageKeys.databasePrefix(name.databaseID)
+        let pathOffset = prefix.count
+        prefix.appendPath(name.path)
+        let keyPrefix = prefix.bytes
         let stored = try read(name, keyPrefix)
-        entries.append(Entry(name: name, keyPrefix: keyPrefix, before: stored, after: stored))
+        entries.append(Entry(name: name, keyPrefix: keyPrefix, pathOffset: pathOffset, before: stored, after: stored))
     }
 
     /// The document's current state within the commit.
@@ -125,10 +130,10 @@ struct PendingCommit {
     /// Fills `batch` (empty) with the commit's writes: for every changed document its new
     /// version, expiry-queue entries for the version it supersedes and for a tombstone it
     /// writes, and its index changes (the entries of the replaced version out, those of the
-    /// new version in); and the last commit version, which every commit batch writes (see
-    /// `StorageKeys`). Collection groups indexed for the first time get their ids in
-    /// `indexGroups`, which the caller keeps only once the batch is written.
-    func fill(_ batch: WriteBatch, version: Int64, indexGroups: inout IndexGroupCatalog) {
+    /// new version in). Collection groups indexed for the first time get their ids in
+    /// `indexGroups`, which the caller keeps only once the batch is written. Encoded documents
+    /// and index keys are built in `scratch`.
+    func fill(_ batch: WriteBatch, version: Int64, indexGroups: inout IndexGroupCatalog, scratch: KeyScratch) {
         let versionSuffix = StorageKeys.descending(version)
         for entry in entries {
             guard changes(entry) else { continue }
@@ -142,16 +147,16 @@ struct PendingCommit {
             }
             switch entry.after {
             case .live(let document)?:
-                batch.put(key, DocumentCodec.encode(document))
+                scratch.truncate(to: 0)
+                DocumentCodec.encode(document, into: scratch)
+                key.withUnsafeBytes { key in scratch.withBytes { batch.put(key, $0) } }
             case .tombstone?, nil:
                 batch.put(key, StoredVersion.tombstoneBytes)
                 batch.put(StorageKeys.expiry(at: version, documentKey: key), [])
             }
             IndexEntries.update(
-                batch, before: entry.before?.document, after: entry.after?.document, groups: &indexGroups)
+                batch, before: entry.before?.document, after: entry.after?.document,
+                path: entry.keyPrefix[entry.pathOffset...], groups: &indexGroups, scratch: scratch)
         }
-        var lastCommit = OrderedKey(capacity: 8)
-        lastCommit.appendInt64(version)
-        batch.put(StorageKeys.lastCommitKey, lastCommit.bytes)
     }
 }

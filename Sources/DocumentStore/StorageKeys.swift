@@ -42,8 +42,14 @@ import DocumentModel
 /// order like Firestore orders values, then by document name: equality, `in`, range and
 /// order-by scans are key ranges, read forwards or backwards, and counting reads keys only.
 /// Queries at a past read time do not use the index (it holds only the current version).
-/// The query engine reads index and documents in one LevelDB snapshot whose `lastCommit`
-/// metadata names the version both reflect: every commit batch must write that key.
+/// The query engine reads index and documents in one LevelDB snapshot taken between commits
+/// (see `DocumentStore.versionedSnapshot()`), so both reflect the same commit version.
+///
+/// **Last commit**: the metadata key `last-commit` is not written by every commit (it would be
+/// one more entry in every batch). It holds a *reservation*: a version at least as late as every
+/// commit, written in the batch of the commit that passes the previous reservation (set a second
+/// ahead of it), and set to the exact last version when the store closes. On open the commit
+/// clock starts after it, so versions keep increasing across restarts, crashes included.
 public enum StorageKeys {
     /// Table tags.
     public enum Table: UInt8 {
@@ -58,7 +64,8 @@ public enum StorageKeys {
     public enum MetadataKey: String {
         /// The storage format version, 8 bytes big-endian. Absent only in a new, empty store.
         case formatVersion = "format"
-        /// The last commit version, 8 bytes as `OrderedKey.appendInt64`.
+        /// A version at least as late as every commit (exact after a clean close), 8 bytes as
+        /// `OrderedKey.appendInt64`.
         case lastCommit = "last-commit"
     }
 
@@ -70,7 +77,7 @@ public enum StorageKeys {
         return key.bytes
     }
 
-    /// The key of the last commit version (`metadata(.lastCommit)`), which every commit writes.
+    /// The key of the last commit version's reservation (`metadata(.lastCommit)`).
     static let lastCommitKey = metadata(.lastCommit)
 
     /// The prefix of every key of one database's documents table.

@@ -286,14 +286,13 @@ func hearthCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side
 }
 
 /// Raw LevelDB doing the same work on the same bytes as the store: per commit one write batch
-/// with each document's key and value, its single-field index keys, and the last-commit
-/// metadata key (building the batch is part of the work).
+/// with each document's key and value and its single-field index keys (building the batch is
+/// part of the work; the store's last-commit reservation, about once a second, is left out).
 func rawCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side {
     let database = try Database(path: path, options: levelDBOptions)
     let keys = users.rawKeys
     let values = users.rawValues
     let indexKeys = users.rawIndexKeys
-    let lastCommitKey = StorageKeys.metadata(.lastCommit)
     let empty: [UInt8] = []
     return Side(
         run: { range in
@@ -304,7 +303,6 @@ func rawCreate(_ users: UserSet, batchSize: Int, path: String) throws -> Side {
                     batch.put(keys[index], values[index])
                     for key in indexKeys[index] { batch.put(key, empty) }
                 }
-                batch.put(lastCommitKey, Array(keys[start].suffix(8)))
                 try database.write(batch)
                 start += batchSize
             }

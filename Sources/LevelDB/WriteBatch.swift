@@ -13,9 +13,9 @@ internal import CLevelDB
 public final class WriteBatch: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The number of operations added so far.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
     /// The bytes of keys and values added so far.
-    public private(set) var byteCount = 0
+    @exclusivity(unchecked) public private(set) var byteCount = 0
 
     public init() {
         pointer = leveldb_writebatch_create()
@@ -27,25 +27,29 @@ public final class WriteBatch: @unchecked Sendable {
 
     /// Adds a put of `value` under `key`.
     public func put(_ key: [UInt8], _ value: [UInt8]) {
-        key.withUnsafeBytes { keyBytes in
-            value.withUnsafeBytes { valueBytes in
-                leveldb_writebatch_put(
-                    pointer,
-                    keyBytes.baseAddress?.assumingMemoryBound(to: CChar.self), keyBytes.count,
-                    valueBytes.baseAddress?.assumingMemoryBound(to: CChar.self), valueBytes.count)
-            }
-        }
+        key.withUnsafeBytes { keyBytes in value.withUnsafeBytes { put(keyBytes, $0) } }
+    }
+
+    /// Adds a put of `value` under `key`, both given as raw bytes (copied into the batch).
+    public func put(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) {
+        leveldb_writebatch_put(
+            pointer,
+            key.baseAddress?.assumingMemoryBound(to: CChar.self), key.count,
+            value.baseAddress?.assumingMemoryBound(to: CChar.self), value.count)
         count += 1
         byteCount += key.count + value.count
     }
 
-    /// Adds a delete of `key`.
-    public func delete(_ key: [UInt8]) {
-        key.withUnsafeBytes { keyBytes in
-            leveldb_writebatch_delete(pointer, keyBytes.baseAddress?.assumingMemoryBound(to: CChar.self), keyBytes.count)
-        }
+    /// Adds a delete of `key`, given as raw bytes.
+    public func delete(_ key: UnsafeRawBufferPointer) {
+        leveldb_writebatch_delete(pointer, key.baseAddress?.assumingMemoryBound(to: CChar.self), key.count)
         count += 1
         byteCount += key.count
+    }
+
+    /// Adds a delete of `key`.
+    public func delete(_ key: [UInt8]) {
+        key.withUnsafeBytes { delete($0) }
     }
 
     /// Removes every operation, so the batch can be reused.

@@ -1,5 +1,7 @@
 import DocumentModel
 import DocumentStore
+import Foundation
+import Synchronization
 import Testing
 
 @Suite("Commits: writes, preconditions and atomicity")
@@ -120,6 +122,69 @@ struct CommitTests {
         #expect(fixture.store.lastCommitTime == afterReopen)
     }
 
+    @Test("after a crash (a copy of the open store's folder) commit times continue after every commit it holds")
+    func monotonicCommitTimesAfterCrash() throws {
+        let fixture = try StoreFixture()
+        let doc = try fixture.name("t/t")
+        let committed = try fixture.store.commit([.set(doc, fields: ["n": 1])]).commitTime
+        // A copy of the folder of a store that is still open is what a crash leaves behind:
+        // the write-ahead log holds the commit, and the store never wrote its exact last version.
+        let crashed = fixture.folder + "-crashed"
+        try FileManager.default.copyItem(atPath: fixture.folder, toPath: crashed)
+        try? FileManager.default.removeItem(atPath: crashed + "/LOCK")
+        defer { try? FileManager.default.removeItem(atPath: crashed) }
+        // The wall clock has not moved: only the stored reservation keeps the next version later.
+        let reopened = try DocumentStore(path: crashed, configuration: StoreFixture.configuration(fixture.clock, 3600))
+        defer { try? reopened.close() }
+        #expect(try reopened.document(doc)?.updateTime == committed)
+        #expect(try #require(reopened.lastCommitTime) >= committed)
+        let next = try reopened.commit([.set(doc, fields: ["n": 2])]).commitTime
+        #expect(next > committed, "a commit after the crash is later than the last commit before it")
+    }
+
+    @Test("queries running during commits see exactly the commits up to their read time")
+    func queriesDuringCommitsSeeWholeCommits() throws {
+        let fixture = try StoreFixture(systemClock: true)
+        let store = fixture.store
+        let commits = 1500
+        let groups = 50
+        let names = try (0..<commits).map { try fixture.name("c/d\($0)") }
+        // Counts over the index (keys only) of one group each, so that many reads land during commits.
+        let counts = try (0..<groups).map { group in
+            AggregationQuery(
+                query: try fixture.query("c", filter: try filter("g", .equal, .integer(Int64(group)))),
+                aggregations: [Aggregation(.count(upTo: nil))])
+        }
+        let progress = ConcurrentProgress()
+        let reader = Thread {
+            while !progress.writerDone.load(ordering: .sequentiallyConsistent) {
+                let group = progress.reads.load(ordering: .sequentiallyConsistent) % groups
+                let read = Result { try store.runAggregation(counts[group]) }
+                    .map { (group: group, count: $0.fields["field_1"], readTime: $0.readTime) }
+                progress.results.withLock { $0.append(read) }
+                progress.reads.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        reader.start()
+        var times: [Timestamp] = []
+        for index in names.indices {
+            // Keeps the reader going alongside: a read for every 10 commits at least.
+            while progress.reads.load(ordering: .sequentiallyConsistent) < index / 10 { sched_yield() }
+            times.append(try store.commit([.create(names[index], fields: ["g": .integer(Int64(index % groups))])]).commitTime)
+        }
+        progress.writerDone.store(true, ordering: .sequentiallyConsistent)
+        while reader.isExecuting { sched_yield() }
+        let reads = try progress.results.withLock { try $0.map { try $0.get() } }
+        // Document `i`, in group `i % groups`, was created by the commit at times[i]: the index
+        // at `readTime` holds exactly the documents committed at or before it.
+        let mismatches = reads.filter { read in
+            let expected = times.indices.filter { $0 % groups == read.group && times[$0] <= read.readTime }.count
+            return read.count != .integer(Int64(expected))
+        }
+        #expect(reads.count >= commits / 10)
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(reads.count) reads, such as \(mismatches.prefix(3))")
+    }
+
     @Test("documents persist across reopen, in several projects and databases")
     func persistenceAndDatabases() throws {
         let fixture = try StoreFixture()
@@ -148,4 +213,11 @@ struct CommitTests {
         #expect(error?.code == .failedPrecondition)
         #expect(error?.message.contains(fixture.folder) == true)
     }
+}
+
+/// What the reader thread of `queriesDuringCommitsSeeWholeCommits` shares with the writer.
+private final class ConcurrentProgress: Sendable {
+    let writerDone = Atomic(false)
+    let reads = Atomic(0)
+    let results = Mutex<[Result<(group: Int, count: Value?, readTime: Timestamp), any Error>]>([])
 }

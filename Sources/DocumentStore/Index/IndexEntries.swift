@@ -14,20 +14,17 @@ import LevelDB
 enum IndexEntries {
     /// The sorted, distinct index keys of `document`, whose collection group's id is `groupID`.
     static func keys(of document: Document, groupID: UInt32) -> [[UInt8]] {
-        var keys: [[UInt8]] = []
-        keys.reserveCapacity(document.fields.count * 2 + 1)
-        forEachKey(of: document, groupID: groupID) { keys.append($0) }
-        keys.sort { $0.lexicographicallyPrecedes($1) }
-        var distinct: [[UInt8]] = []
-        distinct.reserveCapacity(keys.count)
-        for key in keys where distinct.last != key { distinct.append(key) }
-        return distinct
+        keys(of: document, groupID: groupID, path: StorageKeys.encodedPath(document.name.path)[...], in: KeyScratch())
     }
 
     /// Adds the index changes from `before` to `after` (either `nil` when the document does not
-    /// exist) to `batch`. The document's collection group gets an id from `groups` if it has
-    /// none yet (its catalog entry goes into the same batch).
-    static func update(_ batch: WriteBatch, before: Document?, after: Document?, groups: inout IndexGroupCatalog) {
+    /// exist) to `batch`; `path` is the document's encoded path (`StorageKeys.encodedPath`), and
+    /// the keys are built in `scratch`. The document's collection group gets an id from `groups`
+    /// if it has none yet (its catalog entry goes into the same batch).
+    static func update(
+        _ batch: WriteBatch, before: Document?, after: Document?, path: ArraySlice<UInt8>,
+        groups: inout IndexGroupCatalog, scratch: KeyScratch
+    ) {
         guard let name = after?.name ?? before?.name else { return }
         // The collection id is the path's second-to-last segment (without building the
         // collection's path).
@@ -38,12 +35,28 @@ enum IndexEntries {
         case (nil, nil):
             return
         case (nil, let created?):
-            forEachKey(of: created, groupID: groupID) { batch.put($0, []) }
+            forEachKey(of: created, groupID: groupID, path: path, in: scratch) { batch.put($0, UnsafeRawBufferPointer(start: nil, count: 0)) }
         case (let deleted?, nil):
-            forEachKey(of: deleted, groupID: groupID) { batch.delete($0) }
+            forEachKey(of: deleted, groupID: groupID, path: path, in: scratch) { batch.delete($0) }
         case (let old?, let new?):
-            write(difference: keys(of: old, groupID: groupID), keys(of: new, groupID: groupID), to: batch)
+            write(
+                difference: keys(of: old, groupID: groupID, path: path, in: scratch),
+                keys(of: new, groupID: groupID, path: path, in: scratch), to: batch)
         }
+    }
+
+    /// The sorted, distinct index keys of `document`, built in `scratch`.
+    private static func keys(
+        of document: Document, groupID: UInt32, path: ArraySlice<UInt8>, in scratch: KeyScratch
+    ) -> [[UInt8]] {
+        var keys: [[UInt8]] = []
+        keys.reserveCapacity(document.fields.count * 2 + 1)
+        forEachKey(of: document, groupID: groupID, path: path, in: scratch) { keys.append(Array($0)) }
+        keys.sort { $0.lexicographicallyPrecedes($1) }
+        var distinct: [[UInt8]] = []
+        distinct.reserveCapacity(keys.count)
+        for key in keys where distinct.last != key { distinct.append(key) }
+        return distinct
     }
 
     /// Deletes the keys only in `old` and puts those only in `new` (both sorted).
@@ -64,42 +77,50 @@ enum IndexEntries {
         }
     }
 
-    /// Calls `body` with each index key of `document` (array elements may repeat).
-    private static func forEachKey(of document: Document, groupID: UInt32, _ body: ([UInt8]) -> Void) {
-        let path = StorageKeys.encodedPath(document.name.path)
-        var key = StorageKeys.indexGroupPrefix(groupID)
-        let groupCount = key.count
-        StorageKeys.appendFieldPath(nil, to: &key)
-        key.appendByte(IndexKind.document.rawValue)
-        key.appendEncoded(path)
-        body(key.bytes)
-        key.truncate(to: groupCount)
-        appendKeys(of: document.fields, in: &key, path: path, body)
+    /// Calls `body` with each index key of `document` (array elements may repeat), each built
+    /// in `scratch` and valid only during the call.
+    private static func forEachKey(
+        of document: Document, groupID: UInt32, path: ArraySlice<UInt8>, in scratch: KeyScratch,
+        _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
+        path.withUnsafeBytes { path in
+            var key = scratch
+            key.truncate(to: 0)
+            StorageKeys.appendIndexGroupPrefix(groupID, to: &key)
+            let groupCount = key.count
+            key.appendEnd()  // the document entry's empty field path
+            key.appendByte(IndexKind.document.rawValue)
+            key.appendRaw(path)
+            key.withBytes(body)
+            key.truncate(to: groupCount)
+            appendKeys(of: document.fields, in: &key, path: path, body)
+        }
     }
 
     /// Calls `body` with the keys of every field of `map`; `key` holds the group prefix and the
     /// names of the enclosing maps (without the path's end marker), and is left as it was.
     private static func appendKeys(
-        of map: MapValue, in key: inout OrderedKey, path: [UInt8], _ body: ([UInt8]) -> Void
+        of map: MapValue, in key: inout KeyScratch, path: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer) -> Void
     ) {
         let enclosing = key.count
-        for entry in map {
+        for entry in map.entries {
             key.appendString(entry.key)
             let fieldEnd = key.count
             key.appendEnd()
             let kindOffset = key.count
             key.appendByte(IndexKind.value.rawValue)
             key.appendValue(entry.value)
-            key.appendEncoded(path)
-            body(key.bytes)
+            key.appendRaw(path)
+            key.withBytes(body)
             switch entry.value {
             case .array(let elements):
                 for element in elements {
                     key.truncate(to: kindOffset)
                     key.appendByte(IndexKind.element.rawValue)
                     key.appendValue(element)
-                    key.appendEncoded(path)
-                    body(key.bytes)
+                    key.appendRaw(path)
+                    key.withBytes(body)
                 }
             case .map(let inner) where !inner.isVector:  // a vector is a leaf: no entries inside it
                 key.truncate(to: fieldEnd)

@@ -38,15 +38,20 @@ extension StorageKeys {
     }
 
     /// The prefix of every index entry of one collection group: `04` and the group's id (as
-    /// `encodeIndexGroupID`, appended byte by byte: this runs for every document a commit indexes).
+    /// `encodeIndexGroupID`).
     static func indexGroupPrefix(_ id: UInt32) -> OrderedKey {
         var key = OrderedKey(capacity: 128)
+        appendIndexGroupPrefix(id, to: &key)
+        return key
+    }
+
+    /// Appends `indexGroupPrefix(id)`, byte by byte: this runs for every document a commit indexes.
+    static func appendIndexGroupPrefix(_ id: UInt32, to key: inout some ByteSink) {
         key.appendByte(Table.index.rawValue)
         key.appendByte(UInt8(truncatingIfNeeded: id >> 24))
         key.appendByte(UInt8(truncatingIfNeeded: id >> 16))
         key.appendByte(UInt8(truncatingIfNeeded: id >> 8))
         key.appendByte(UInt8(truncatingIfNeeded: id))
-        return key
     }
 
     /// Appends a field path component: its names as strings, then `00 00`. The document

@@ -30,6 +30,7 @@ enum IndexRebuild {
             batch.clear()
         }
         var groups = IndexGroupCatalog()
+        let scratch = KeyScratch()
         let cursor = try database.makeCursor(options: ReadOptions(fillCache: false))
         let documentsPrefix = [StorageKeys.Table.documents.rawValue]
         cursor.seek(to: documentsPrefix)
@@ -37,7 +38,9 @@ enum IndexRebuild {
             // The first key of a document is its newest version.
             let (name, _) = try StorageKeys.decodeVersionKey(cursor.key)
             if let document = try cursor.withValue({ try StoredVersion.decode($0, name: name) }).document {
-                IndexEntries.update(batch, before: nil, after: document, groups: &groups)
+                IndexEntries.update(
+                    batch, before: nil, after: document, path: StorageKeys.encodedPath(name.path)[...], groups: &groups,
+                    scratch: scratch)
             }
             try flushIfLarge()
             // Past the older versions, to the document's subcollections or its next sibling.

@@ -51,7 +51,11 @@ extension DocumentStore {
     ) throws -> R {
         let requested = try readTime.map { _ in try readVersion(for: readTime) }
         return try DocumentStore.mapLevelDBErrors {
-            try body(try SnapshotReader(database, databaseID: databaseID, requestedVersion: requested))
+            let (snapshot, version) = try versionedSnapshot()
+            return try body(
+                SnapshotReader(
+                    database, databaseID: databaseID, snapshot: snapshot, snapshotVersion: version,
+                    requestedVersion: requested))
         }
     }
 }

@@ -5,9 +5,9 @@ import LevelDB
 /// index reflects, and the version documents are read at.
 ///
 /// The index holds only the current version of each document, so the index and the documents
-/// must come from one moment: the snapshot's own `lastCommit` metadata (written in every commit
-/// batch) names the version it reflects. A read at that version may use the index; a read at an
-/// older version scans documents (`isPast`).
+/// must come from one moment: the snapshot is taken between commits and knows the version it
+/// reflects (`DocumentStore.versionedSnapshot()`). A read at that version may use the index; a
+/// read at an older version scans documents (`isPast`).
 final class SnapshotReader {
     let database: Database
     let databaseID: DatabaseID
@@ -21,17 +21,16 @@ final class SnapshotReader {
     /// The index key prefixes of the collection groups looked up so far (`nil`: not indexed).
     private var indexGroupPrefixes: [String: [UInt8]?] = [:]
 
-    /// A view at `requestedVersion`, or at the newest commit if `nil`.
-    init(_ database: Database, databaseID: DatabaseID, requestedVersion: Int64?) throws {
+    /// A view of `snapshot`, which reflects the commits up to `snapshotVersion`, at
+    /// `requestedVersion`, or at `snapshotVersion` if `nil`.
+    init(
+        _ database: Database, databaseID: DatabaseID, snapshot: Snapshot, snapshotVersion: Int64,
+        requestedVersion: Int64?
+    ) {
         self.database = database
         self.databaseID = databaseID
-        options = ReadOptions(snapshot: try database.snapshot())
-        if let last = try database.get(StorageKeys.metadata(.lastCommit), options: options) {
-            var reader = OrderedKeyReader(last)
-            snapshotVersion = try reader.readInt64()
-        } else {
-            snapshotVersion = 0
-        }
+        options = ReadOptions(snapshot: snapshot)
+        self.snapshotVersion = snapshotVersion
         version = min(requestedVersion ?? snapshotVersion, snapshotVersion)
         documentsPrefix = StorageKeys.databasePrefix(databaseID).bytes
     }

@@ -23,9 +23,10 @@ public final class DocumentStore: Sendable {
     /// The storage format this version reads and writes. Format 2 added the single-field
     /// index; format 3 shortened its keys (a collection group id instead of the project,
     /// database and group names); format 4 encodes numeric document ids (`__id<int64>__`) as
-    /// numbers in every path, so they sort first. An older folder is upgraded when it is
-    /// opened: its document keys are moved and its index rebuilt (see `IndexRebuild`).
-    public static let formatVersion: UInt64 = 4
+    /// numbers in every path, so they sort first; format 5 drops the index entry per document
+    /// (one LevelDB entry less per create). An older folder is upgraded when it is opened: its
+    /// document keys are moved and its index rebuilt (see `IndexRebuild`).
+    public static let formatVersion: UInt64 = 5
 
     let database: Database
     let configuration: StoreConfiguration

@@ -80,22 +80,28 @@ struct PendingCommit {
         entries[position.index].after = state
     }
 
-    /// Whether the commit changes the document, compared with its state before the commit.
-    private func changes(_ entry: Entry) -> Bool {
-        switch (entry.before?.document, entry.after?.document) {
-        case (nil, nil): false
-        case (let before?, let after?):
+    /// Whether the commit changes the document, compared with its state before the commit
+    /// (the documents are looked at only when both versions are live).
+    private static func changes(_ before: StoredVersion?, _ after: StoredVersion?) -> Bool {
+        switch (before, after) {
+        case (.live(let before)?, .live(let after)?):
             before.createTime != after.createTime || !Value.map(before.fields).isIdentical(to: .map(after.fields))
-        default: true
+        case (.live?, _), (_, .live?): true
+        default: false
         }
+    }
+
+    private func changes(_ entry: Entry) -> Bool {
+        PendingCommit.changes(entry.before, entry.after)
     }
 
     /// The update time to report for a write to `name`: the commit time if the commit changed a
     /// live document, its previous update time if it left it unchanged, `nil` if deleted.
     func updateTime(at position: Position) -> Timestamp? {
-        let entry = entries[position.index]
-        guard entry.after?.document != nil else { return nil }
-        return changes(entry) ? commitTime : entry.before?.document?.updateTime
+        let index = position.index
+        guard case .live = entries[index].after else { return nil }
+        guard case .live(let before)? = entries[index].before else { return commitTime }
+        return PendingCommit.changes(entries[index].before, entries[index].after) ? commitTime : before.updateTime
     }
 
     /// Every touched document's state before the commit and after it (`nil` inside: missing),
@@ -122,9 +128,11 @@ struct PendingCommit {
     /// The documents-table key prefixes of the documents this commit gives their first stored
     /// version (for the presence filter).
     func createdDocumentKeyPrefixes() -> [[UInt8]] {
-        entries.compactMap { entry in
-            entry.before == nil && changes(entry) ? entry.keyPrefix : nil
+        var prefixes: [[UInt8]] = []
+        for entry in entries where entry.before == nil {
+            if case .live = entry.after { prefixes.append(entry.keyPrefix) }
         }
+        return prefixes
     }
 
     /// Fills `batch` (empty) with the commit's writes: for every changed document its new

@@ -34,11 +34,11 @@ import DocumentModel
 /// assigned from 1 as groups are first indexed, stored in the index-groups table in the batch of
 /// the first entries under them, and never reused, so each group's entries are one contiguous
 /// prefix and a key carries 4 bytes instead of the three names. The *field path* is the field
-/// names as strings, then `00 00`; the *entry kind* is one byte (`IndexKind`): `00` document
-/// (empty field path, no value: one per document, for scans of a collection group in name
-/// order), `01` value (the field's whole value, for every field, every map and every value
-/// inside a map, at its path), `02` array element (each distinct element of an array field,
-/// for `array-contains`). The *value* is `OrderedKey.appendValue`, so within one field the keys
+/// names as strings, then `00 00`; the *entry kind* is one byte (`IndexKind`): `01` value (the
+/// field's whole value, for every field, every map and every value inside a map, at its path),
+/// `02` array element (each distinct element of an array field, for `array-contains`). There
+/// is no entry per document (formats 2 to 4 had one, kind `00`): scans of a collection in name
+/// order read the documents table. The *value* is `OrderedKey.appendValue`, so within one field the keys
 /// order like Firestore orders values, then by document name: equality, `in`, range and
 /// order-by scans are key ranges, read forwards or backwards, and counting reads keys only.
 /// Queries at a past read time do not use the index (it holds only the current version).

@@ -19,6 +19,11 @@ enum StoredVersion {
         return .live(try DocumentCodec.decodeDocument(bytes, name: name))
     }
 
+    /// Whether stored bytes are a live document (not a tombstone), without decoding them.
+    static func isLive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.first.map { $0 != 0 } ?? false
+    }
+
     var document: Document? {
         if case .live(let document) = self { return document }
         return nil

@@ -77,6 +77,44 @@ struct QueryPlanTests {
         #expect(plan.streamsInOrder)
     }
 
+    @Test("plan: a collection scan reads the documents table from its name bounds to their end; descending is sorted")
+    func collectionScanBounds() throws {
+        let fixture = try Self.users()
+        let name = FieldPath.documentName
+        let after = try fixture.query(
+            "users", filter: .field(name, .greaterThan, try fixture.reference("users/u1100")), limit: 3)
+        #expect(try fixture.store.explain(after).strategy == .collectionScan)
+        #expect(try fixture.ids(after) == ["u1101", "u1102", "u1103"])
+        let between = try fixture.query(
+            "users", orderBy: [Order(name)], startAt: QueryCursor(values: [try fixture.reference("users/u1197")], before: false),
+            endAt: QueryCursor(values: [try fixture.reference("users/u1199")], before: true))
+        #expect(try fixture.ids(between) == ["u1198"])
+        let last = try fixture.query("users", orderBy: [Order(name, .descending)], limit: 2)
+        #expect(try fixture.store.explain(last).strategy == .collectionScan)
+        #expect(try fixture.store.explain(last).streamsInOrder == false)
+        #expect(try fixture.ids(last) == ["u1199", "u1198"])
+    }
+
+    @Test("plan: a whole-collection count counts live documents of the collection (or group) without decoding them")
+    func wholeCollectionCount() throws {
+        let fixture = try Self.users()
+        let then = try #require(fixture.store.lastCommitTime)
+        fixture.clock.advance(bySeconds: 1)
+        try fixture.store.commit([
+            .delete(try fixture.name("users/u1000")), .set(try fixture.name("users/u1001/users/nested"), fields: ["x": 1]),
+            .set(try fixture.name("other/o"), fields: [:]),
+        ])
+        let count = [Aggregation(.count(upTo: nil))]
+        let collection = AggregationQuery(query: try fixture.query("users"), aggregations: count)
+        let group = AggregationQuery(query: try fixture.query("users", group: true), aggregations: count)
+        #expect(try fixture.store.explain(collection).countsIndexKeysOnly)
+        #expect(try fixture.store.runAggregation(collection).fields["field_1"] == 199)
+        #expect(try fixture.store.runAggregation(group).fields["field_1"] == 200)
+        #expect(try fixture.store.runAggregation(collection, readTime: then).fields["field_1"] == 200)
+        let limited = AggregationQuery(query: try fixture.query("users"), aggregations: [Aggregation(.count(upTo: 5))])
+        #expect(try fixture.store.runAggregation(limited).fields["field_1"] == 5)
+    }
+
     @Test("plan: filters no value passes read nothing")
     func empty() throws {
         let fixture = try Self.users()

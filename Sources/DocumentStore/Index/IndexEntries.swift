@@ -3,9 +3,10 @@ import LevelDB
 
 /// The single-field index entries of a document, and the changes a commit makes to them.
 ///
-/// A live document has one `document` entry, one `value` entry per field at every depth of
-/// its maps (the map itself and each value inside it, at its path), and one `element` entry
-/// per distinct element of each array (at the array's path). Only the current version of a
+/// A live document has one `value` entry per field at every depth of its maps (the map itself
+/// and each value inside it, at its path), and one `element` entry per distinct element of each
+/// array (at the array's path); a document without fields has none (collection scans read the
+/// documents table). Only the current version of a
 /// document is indexed: a commit deletes the entries of the version it replaces and puts those
 /// of the new one, skipping entries both versions share.
 ///
@@ -87,12 +88,6 @@ enum IndexEntries {
             var key = scratch
             key.truncate(to: 0)
             StorageKeys.appendIndexGroupPrefix(groupID, to: &key)
-            let groupCount = key.count
-            key.appendEnd()  // the document entry's empty field path
-            key.appendByte(IndexKind.document.rawValue)
-            key.appendRaw(path)
-            key.withBytes(body)
-            key.truncate(to: groupCount)
             appendKeys(of: document.fields, in: &key, path: path, body)
         }
     }

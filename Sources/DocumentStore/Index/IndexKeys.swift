@@ -3,9 +3,7 @@ import LevelDB
 
 /// The kind of an index entry: the byte after the field path in an index key.
 enum IndexKind: UInt8 {
-    /// One entry per document, with an empty field path and no value: a collection group's
-    /// documents in name order.
-    case document = 0x00
+    // 0x00 was the per-document entry of formats 2 to 4.
     /// The field's whole value (also for maps, and for each value inside a map at its path).
     case value = 0x01
     /// One distinct element of an array field, for `array-contains` and `array-contains-any`.
@@ -54,16 +52,15 @@ extension StorageKeys {
         key.appendByte(UInt8(truncatingIfNeeded: id))
     }
 
-    /// Appends a field path component: its names as strings, then `00 00`. The document
-    /// entries use the empty path (`nil`).
-    static func appendFieldPath(_ field: FieldPath?, to key: inout OrderedKey) {
-        for name in field?.segments ?? [] { key.appendString(name) }
+    /// Appends a field path component: its names as strings, then `00 00`.
+    static func appendFieldPath(_ field: FieldPath, to key: inout OrderedKey) {
+        for name in field.segments { key.appendString(name) }
         key.appendEnd()
     }
 
     /// The prefix of every entry of one kind for one field of the collection group whose index
     /// entries start with `groupPrefix`: the value and the document path follow it.
-    static func indexFieldPrefix(groupPrefix: [UInt8], field: FieldPath?, kind: IndexKind) -> [UInt8] {
+    static func indexFieldPrefix(groupPrefix: [UInt8], field: FieldPath, kind: IndexKind) -> [UInt8] {
         var key = OrderedKey(capacity: groupPrefix.count + 32)
         key.appendEncoded(groupPrefix)
         appendFieldPath(field, to: &key)

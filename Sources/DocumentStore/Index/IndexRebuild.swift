@@ -3,8 +3,9 @@ import LevelDB
 
 /// Upgrades a store written by an older format, rebuilding its single-field index: format 1
 /// had no index, format 2 had index keys that spelled out the project, database and collection
-/// group, and formats before 4 encoded numeric document ids as strings in every path (document
-/// and expiry keys are moved first, by `DocumentKeyUpgrade`).
+/// group, formats before 4 encoded numeric document ids as strings in every path (document
+/// and expiry keys are moved first, by `DocumentKeyUpgrade`), and formats before 5 had an index
+/// entry per document.
 enum IndexRebuild {
     /// Moves document keys to the current encoding (from formats before 4), deletes every index
     /// entry and index group id, writes the index entries of the newest version of every live

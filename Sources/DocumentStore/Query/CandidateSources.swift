@@ -15,7 +15,11 @@ protocol CandidateSource: AnyObject {
 
 /// Builds the sources of physical plans.
 enum CandidateSources {
-    static func make(_ plan: PhysicalPlan, reader: SnapshotReader, scope: QueryScope) throws -> any CandidateSource {
+    /// The source of `plan`'s candidates; without `readsDocuments` (a count) a document scan
+    /// does not decode the documents it finds.
+    static func make(
+        _ plan: PhysicalPlan, reader: SnapshotReader, scope: QueryScope, readsDocuments: Bool = true
+    ) throws -> any CandidateSource {
         switch plan {
         case .empty:
             return ListSource([])
@@ -25,7 +29,7 @@ enum CandidateSources {
                 let points: [any NameOrderedStream] = try set.ranges.intervals.map { interval in
                     let scan = try IndexRangeScan(
                         reader, scope: scope, field: set.field, kind: set.kind,
-                        ranges: set.kind == .document ? .all : .between(interval.lower, interval.upper),
+                        ranges: .between(interval.lower, interval.upper),
                         pathBounds: bounds, direction: direction)
                     return PointStream(scan, forward: forward)
                 }
@@ -35,8 +39,8 @@ enum CandidateSources {
         case .fieldOrdered(let field, let ranges, let direction):
             return FieldScanSource(
                 try IndexRangeScan(reader, scope: scope, field: field, kind: .value, ranges: ranges, direction: direction))
-        case .documentScan:
-            return try DocumentScanSource(reader, scope: scope)
+        case .documentScan(let bounds):
+            return try DocumentScanSource(reader, scope: scope, bounds: bounds, readsDocuments: readsDocuments)
         case .union(let plans):
             var paths = Set<[UInt8]>()
             for plan in plans {

@@ -2,7 +2,9 @@ import DocumentModel
 
 extension QueryPlanner {
     /// The plan, and for a query whose only aggregations are counts, whether the count can
-    /// read index keys only: when the plan's index entries are exactly the matching documents.
+    /// read index keys only: when the plan's index entries are exactly the matching documents
+    /// (or, for a document scan without field filters, the documents it finds, which are then
+    /// counted without being decoded).
     /// That holds for one conjunction without cursors whose field filters are all read by the
     /// plan (the equality-like filters of an equality scan, or the filters of the scanned field
     /// of an ordered scan) and whose ordered fields are all filtered (a filtered field exists);
@@ -17,12 +19,13 @@ extension QueryPlanner {
         case .empty:
             covered = true
         case .nameOrdered(let sets, _, _):
-            covered = live.count == 1
-                && (sets.allSatisfy { $0.kind == .document } ? fields.isEmpty : sets.count == fields.count)
-                && fields.allSatisfy(\.ranges.isPoints)
+            covered = live.count == 1 && sets.count == fields.count && fields.allSatisfy(\.ranges.isPoints)
         case .fieldOrdered(let field, _, _):
             covered = live.count == 1 && fields.allSatisfy { $0.field == field && $0.kind == .value }
-        case .documentScan, .union:
+        case .documentScan:
+            // Every live document in scope and bounds is a match: counted without decoding.
+            covered = live.count == 1 && fields.isEmpty
+        case .union:
             covered = false
         }
         let orderedFieldsExist = query.orders.allSatisfy { order in

@@ -2,28 +2,36 @@ import DocumentModel
 import LevelDB
 
 /// The documents of a query's scope read from the documents table at the reader's version, in
-/// name order: the plan for past read times (the index holds only the current version) and for
+/// name order, within name bounds: the plan for collection scans (no equality-like filter to
+/// drive an index scan), for past read times (the index holds only the current version) and for
 /// queries of every collection.
 ///
-/// Each document costs two seeks: one to its version at the read version, one past it (past
-/// its older versions into its subcollections when the scope descends, past its whole subtree
-/// when it does not).
+/// The documents table is ordered by encoded path (a document's versions come before the
+/// documents of its subcollections), so the scan starts at the lower bound and stops at the
+/// upper one. Each document costs two seeks: one to its version at the read version, one past
+/// it (past its older versions into its subcollections when the scope descends, past its whole
+/// subtree when it does not). Without `readsDocuments` (a count) a version is only checked to be
+/// live, not decoded.
 final class DocumentScanSource: CandidateSource {
     private let reader: SnapshotReader
     private let scope: QueryScope
     private let cursor: LevelDB.Cursor
     private let databasePrefix: OrderedKey
     private let prefix: [UInt8]
+    private let bounds: PathBounds
     private let readVersion: [UInt8]
+    private let readsDocuments: Bool
 
-    init(_ reader: SnapshotReader, scope: QueryScope) throws {
+    init(_ reader: SnapshotReader, scope: QueryScope, bounds: PathBounds, readsDocuments: Bool) throws {
         self.reader = reader
         self.scope = scope
+        self.readsDocuments = readsDocuments
         cursor = try reader.makeCursor()
         databasePrefix = StorageKeys.databasePrefix(scope.database)
         prefix = databasePrefix.bytes + scope.pathPrefix
+        self.bounds = bounds.intersection(PathBounds(prefix: scope.pathPrefix))
         readVersion = StorageKeys.descending(reader.version)
-        cursor.seek(to: prefix)
+        cursor.seek(to: databasePrefix.bytes + self.bounds.lower)
     }
 
     func next() throws -> Candidate? {
@@ -35,12 +43,29 @@ final class DocumentScanSource: CandidateSource {
                 skipSubtree(of: Array(name.path.segments.prefix(depth)))
                 continue
             }
+            let path = StorageKeys.encodedPath(name.path)
+            switch bounds.position(of: path) {
+            case .before:
+                // Only an ancestor of the lower bound (its subcollections may reach into range).
+                cursor.seek(to: KeyRange.successor(ofPrefix: StorageKeys.versionsPrefix(name)) ?? [0xFF])
+                continue
+            case .after:
+                try cursor.checkError()
+                return nil
+            case .inside:
+                break
+            }
             let versions = StorageKeys.versionsPrefix(name)
-            var document: Document?
+            var candidate: Candidate?
             if scope.contains(name.path) {
                 cursor.seek(to: versions + readVersion)
                 if cursor.isValid, cursor.keyHasPrefix(versions) {
-                    document = try cursor.withValue { try StoredVersion.decode($0, name: name) }.document
+                    candidate = try cursor.withValue { stored in
+                        if readsDocuments {
+                            return try StoredVersion.decode(stored, name: name).document.map { Candidate(path: path, document: $0) }
+                        }
+                        return StoredVersion.isLive(stored) ? Candidate(path: path) : nil
+                    }
                 }
             }
             if scope.allDescendants || name.path.segments.count < depth {
@@ -49,9 +74,7 @@ final class DocumentScanSource: CandidateSource {
             } else {
                 skipSubtree(of: name.path.segments)
             }
-            if let document {
-                return Candidate(path: StorageKeys.encodedPath(name.path), document: document)
-            }
+            if let candidate { return candidate }
         }
         try cursor.checkError()
         return nil

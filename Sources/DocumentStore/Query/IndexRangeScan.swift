@@ -16,8 +16,6 @@ final class IndexRangeScan {
     private let scope: QueryScope
     private let pathBounds: PathBounds
     private let forward: Bool
-    /// Whether entries carry a value (all kinds but `.document`).
-    private let hasValue: Bool
     private var intervalIndex = -1
     private var intervalLowerKey: [UInt8] = []
     private var intervalUpperKey: [UInt8] = []
@@ -30,7 +28,7 @@ final class IndexRangeScan {
     private(set) var path: [UInt8] = []
 
     init(
-        _ reader: SnapshotReader, scope: QueryScope, field: FieldPath?, kind: IndexKind, ranges: ValueRanges,
+        _ reader: SnapshotReader, scope: QueryScope, field: FieldPath, kind: IndexKind, ranges: ValueRanges,
         pathBounds: PathBounds = .all, direction: Order.Direction
     ) throws {
         cursor = try reader.makeCursor()
@@ -44,7 +42,6 @@ final class IndexRangeScan {
             intervals = []
         }
         self.scope = scope
-        hasValue = kind != .document
         // Documents in scope start with the scope's path prefix.
         self.pathBounds = pathBounds.intersection(PathBounds(prefix: scope.pathPrefix))
     }
@@ -67,9 +64,7 @@ final class IndexRangeScan {
                 continue
             }
             let key = cursor.key
-            let valueEnd = try hasValue
-                ? key.withUnsafeBytes { try EncodedKeyParsing.valueEnd(in: $0, from: fieldPrefix.count) }
-                : fieldPrefix.count
+            let valueEnd = try key.withUnsafeBytes { try EncodedKeyParsing.valueEnd(in: $0, from: fieldPrefix.count) }
             let entryPath = Array(key[valueEnd...])
             switch pathBounds.position(of: entryPath) {
             case .before:

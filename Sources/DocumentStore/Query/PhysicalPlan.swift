@@ -9,16 +9,15 @@ indirect enum PhysicalPlan {
     case nameOrdered([PointSet], direction: Order.Direction, bounds: PathBounds)
     /// The value entries of `field` within `ranges`, in value order (then name order).
     case fieldOrdered(field: FieldPath, ranges: ValueRanges, direction: Order.Direction)
-    /// The documents table at the read version.
-    case documentScan
+    /// The documents table at the read version, in name order within name bounds.
+    case documentScan(bounds: PathBounds)
     /// Each plan's candidates, merged.
     case union([PhysicalPlan])
 }
 
-/// Equality-like index entries of one field: the entries of each of `values` (encoded), or
-/// a collection group's document entries (`kind == .document`).
+/// Equality-like index entries of one field: the entries of each of `values` (encoded).
 struct PointSet {
-    let field: FieldPath?
+    let field: FieldPath
     let kind: IndexKind
     let ranges: ValueRanges
 
@@ -28,15 +27,6 @@ struct PointSet {
         kind = predicate.kind
         ranges = predicate.ranges
     }
-
-    private init(documents: ()) {
-        field = nil
-        kind = .document
-        ranges = .all
-    }
-
-    /// Every document of the collection group.
-    static let documents = PointSet(documents: ())
 }
 
 /// A query's plan: what runs, how it is described, and the name filters that can be checked

@@ -81,7 +81,7 @@ struct QueryExecutor {
             }
             return count
         }
-        let source = try CandidateSources.make(planned.physical, reader: reader, scope: query.scope)
+        let source = try CandidateSources.make(planned.physical, reader: reader, scope: query.scope, readsDocuments: false)
         var skipped = 0
         while let candidate = try source.next() {
             guard try passesNameFilters(candidate.path) else { continue }

@@ -9,8 +9,10 @@ import LevelDB
 ///    **document scan** (the index holds only the current version and only named groups).
 /// 3. One conjunction (no `OR`), ordered first by `__name__` (no order and no inequality):
 ///    the equality-like filters are all point sets, read in name order and intersected by a
-///    zig-zag join (**equality index scan**), or, without any, the group's document entries
-///    (**collection scan**). Both stream in query order: a limit stops them.
+///    zig-zag join (**equality index scan**), streaming in query order (a limit stops it); or,
+///    without any, the documents table within the name bounds (**collection scan**), which
+///    streams in ascending name order and is sorted for a descending one. The index has no
+///    entry per document: a create writes one LevelDB entry per indexed value and no more.
 /// 4. One conjunction ordered first by a field `F`: the **ordered index scan** of `F`, bounded
 ///    by `F`'s filters and the cursors, streams in query order (ties on `F` are sorted when
 ///    more orders follow). If another filter could drive instead (equality-like filters, or a
@@ -33,11 +35,14 @@ struct QueryPlanner {
     func plan() throws -> PlannedQuery {
         let orders = query.orders
         if query.isProvablyEmpty { return planned(.empty, .empty, arrival: .inOrder) }
+        let live = query.conjunctions.filter { !$0.contains { $0.ranges.isEmpty } }
         if reader.isPast || query.scope.collectionID.isEmpty {
             let inOrder = orders.count == 1 && orders[0].direction == .ascending
-            return planned(.documentScan, .documentScan, arrival: inOrder ? .inOrder : .unordered)
+            let names = live.count == 1 ? live[0].filter(\.isOnName) : []
+            return planned(
+                .documentScan(bounds: nameBounds(names)), .documentScan, arrival: inOrder ? .inOrder : .unordered,
+                names: names)
         }
-        let live = query.conjunctions.filter { !$0.contains { $0.ranges.isEmpty } }
         guard live.count == 1 else {
             let plans = try live.map { try candidates(for: $0) }
             return planned(
@@ -65,11 +70,13 @@ struct QueryPlanner {
             let bounds = nameBounds(names).intersection(cursorPathBounds(first.direction))
             if bounds.isEmpty { return planned(.empty, .empty, arrival: .inOrder) }
             let points = fields.filter(\.ranges.isPoints)
-            let physical = PhysicalPlan.nameOrdered(
-                points.isEmpty ? [.documents] : points.map(PointSet.init), direction: first.direction, bounds: bounds)
-            let strategy: QueryPlan.Strategy =
-                points.isEmpty ? .collectionScan : .equalityIndexScan(fields: points.map(\.field))
-            return planned(physical, strategy, arrival: .inOrder, names: names)
+            guard !points.isEmpty else {
+                return planned(
+                    .documentScan(bounds: bounds), .collectionScan,
+                    arrival: first.direction == .ascending ? .inOrder : .unordered, names: names)
+            }
+            let physical = PhysicalPlan.nameOrdered(points.map(PointSet.init), direction: first.direction, bounds: bounds)
+            return planned(physical, .equalityIndexScan(fields: points.map(\.field)), arrival: .inOrder, names: names)
         }
         var ranges = cursorRanges(first.direction)
         for predicate in fields where predicate.field == first.field && predicate.kind == .value {
@@ -96,7 +103,7 @@ struct QueryPlanner {
         let physical: PhysicalPlan
         let strategy: QueryPlan.Strategy
         if fields.isEmpty {
-            physical = .nameOrdered([.documents], direction: .ascending, bounds: nameBounds(conjunction))
+            physical = .documentScan(bounds: nameBounds(conjunction))
             strategy = .collectionScan
         } else {
             (physical, strategy, _) = try smallestCandidates(fields)

@@ -72,7 +72,7 @@ struct QueryPredicate: Sendable {
         case .element:
             guard case .array(let elements) = value else { return false }
             return elements.contains { ranges.contains(OrderedKey.encoding(of: $0)) }
-        case .value, .document:
+        case .value:
             return ranges.contains(OrderedKey.encoding(of: value))
         }
     }

@@ -92,12 +92,14 @@ extension ByteSink {
     @inlinable mutating func appendEscaped(_ data: UnsafeRawBufferPointer) {
         // Copies the runs between zero bytes in bulk (ids and names rarely hold a zero byte).
         if let base = data.baseAddress {
-            let bytes = base.assumingMemoryBound(to: UInt8.self)
             var start = 0
-            for index in 0..<data.count where bytes[index] == 0 {
-                appendRaw(UnsafeRawBufferPointer(start: base + start, count: index + 1 - start))
-                appendByte(0xFF)
-                start = index + 1
+            if OrderedKeyEscaping.containsZero(data) {
+                let bytes = base.assumingMemoryBound(to: UInt8.self)
+                for index in 0..<data.count where bytes[index] == 0 {
+                    appendRaw(UnsafeRawBufferPointer(start: base + start, count: index + 1 - start))
+                    appendByte(0xFF)
+                    start = index + 1
+                }
             }
             appendRaw(UnsafeRawBufferPointer(start: base + start, count: data.count - start))
         }
@@ -229,5 +231,26 @@ extension ByteSink {
         let normalized = double == 0 ? 0.0 : double
         let bits = normalized.bitPattern
         appendUInt64(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
+    }
+}
+
+/// The check behind string escaping, eight bytes at a time.
+@usableFromInline enum OrderedKeyEscaping {
+    /// Whether `data` holds a zero byte (a word has one when `(w - 0x01…01) & ~w & 0x80…80` is
+    /// not zero).
+    @inlinable static func containsZero(_ data: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= data.count {
+            let word = data.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if (word &- ones) & ~word & highs != 0 { return true }
+            index += 8
+        }
+        while index < data.count {
+            if data[index] == 0 { return true }
+            index += 1
+        }
+        return false
     }
 }

@@ -93,7 +93,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     public static func isReserved(_ name: String) -> Bool {
         // Reads the UTF-8 view in place: this runs for every field name of every write.
         let bytes = name.utf8
-        guard bytes.count >= 5 else { return false }
+        guard bytes.count >= 5, bytes.first == 0x5F else { return false }
         var front = bytes.makeIterator()
         guard front.next() == 0x5F, front.next() == 0x5F else { return false }
         var back = bytes.reversed().makeIterator()

@@ -27,9 +27,8 @@ extension DocumentStore {
                     pending.record(.tombstone, at: position)
                 }
                 // A clear only deletes entries, so it indexes no new collection group.
-                var indexGroups = state.indexGroups
                 let batch = state.emptyBatch()
-                pending.fill(batch, version: version, indexGroups: &indexGroups, scratch: state.keyScratch)
+                pending.fill(batch, version: version, indexGroups: &state.indexGroups, scratch: state.keyScratch)
                 // The tail of `commit(_:)`: write, publish the version, tell listeners.
                 try write(batch, version: version, state: &state)
                 publish(pending, version: version)

@@ -68,11 +68,9 @@ extension DocumentStore {
                     try authorizer(commitTime, existedBefore, before, after)
                 }
                 if let deferredFailure { throw deferredFailure }
-                var indexGroups = state.indexGroups
                 let batch = state.emptyBatch()
-                pending.fill(batch, version: version, indexGroups: &indexGroups, scratch: state.keyScratch)
+                pending.fill(batch, version: version, indexGroups: &state.indexGroups, scratch: state.keyScratch)
                 try write(batch, version: version, state: &state)
-                state.indexGroups = indexGroups
                 presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
                 publish(pending, version: version)
                 for index in writes.indices {

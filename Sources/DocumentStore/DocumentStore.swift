@@ -105,6 +105,7 @@ public final class DocumentStore: Sendable {
 
     /// Writes a commit's `batch` at `version` (under the commit lock, `state` being its state),
     /// with the last-commit reservation if the version passes it, and publishes the version.
+    /// Collection groups the batch gives ids to are kept only if it is written.
     func write(_ batch: WriteBatch, version: Int64, state: inout CommitState) throws {
         let reservation = state.reserve(version, in: batch)
         committingVersion.store(version, ordering: .sequentiallyConsistent)
@@ -112,10 +113,12 @@ public final class DocumentStore: Sendable {
             try database.write(batch, sync: configuration.syncCommits)
         } catch {
             committingVersion.store(lastCommittedVersion.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+            state.indexGroups.forgetUnwritten()
             throw error
         }
         lastCommittedVersion.store(version, ordering: .sequentiallyConsistent)
         state.reservedVersion = reservation
+        state.indexGroups.keepUnwritten()
     }
 
     /// A LevelDB snapshot and the commit version it reflects: every commit up to that version

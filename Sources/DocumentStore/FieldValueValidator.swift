@@ -33,7 +33,12 @@ struct FieldValueValidator {
             if ResourcePath.isReserved(name) {
                 throw FirestoreError.invalidArgument("field name \(name) is reserved")
             }
-            try validate(entry.value, property: name, path: name, depth: 1, inArray: false)
+            switch entry.value {
+            case .null, .boolean, .integer, .double:
+                continue  // nothing to check (the common scalar fields, without a call)
+            default:
+                try validate(entry.value, property: name, path: name, depth: 1, inArray: false)
+            }
         }
     }
 

@@ -23,6 +23,8 @@ struct IndexGroupCatalog {
     private var nextID: UInt32 = 1
     /// The group last asked for: commits usually write one collection after another.
     private var last: (group: IndexGroup, id: UInt32)?
+    /// Groups given ids whose batch is not written yet (see `id(of:recordingIn:)`).
+    private var unwritten: [IndexGroup] = []
 
     /// The catalog stored in `database`.
     static func load(from database: Database) throws -> IndexGroupCatalog {
@@ -44,8 +46,8 @@ struct IndexGroupCatalog {
     }
 
     /// The id of `group`. A group without one gets the next id, and its table entry is put
-    /// into `batch`, which must be written before the catalog is used again: a commit works on
-    /// a copy of the catalog and keeps it only once its batch is written.
+    /// into `batch`; once the batch is written the caller calls `keepUnwritten()`, and if it is
+    /// not, `forgetUnwritten()`, before the catalog is used again.
     mutating func id(of group: IndexGroup, recordingIn batch: WriteBatch) -> UInt32 {
         if let last, last.group == group { return last.id }
         let id: UInt32
@@ -55,9 +57,24 @@ struct IndexGroupCatalog {
             id = nextID
             nextID += 1
             ids[group] = id
+            unwritten.append(group)
             batch.put(StorageKeys.indexGroup(group), StorageKeys.encodeIndexGroupID(id))
         }
         last = (group, id)
         return id
+    }
+
+    /// The batch holding the new groups' entries was written: they stay.
+    mutating func keepUnwritten() {
+        if !unwritten.isEmpty { unwritten.removeAll() }
+    }
+
+    /// The batch holding the new groups' entries was not written: their ids are taken back.
+    mutating func forgetUnwritten() {
+        guard !unwritten.isEmpty else { return }
+        for group in unwritten { ids[group] = nil }
+        nextID -= UInt32(unwritten.count)
+        unwritten.removeAll()
+        last = nil
     }
 }

@@ -24,8 +24,10 @@ struct FieldValueValidator {
 
     /// Checks every field of `fields`.
     mutating func validate(_ fields: MapValue) throws {
-        for entry in fields.entries {
-            let name = entry.key
+        // Indexing (rather than iterating) reads each entry in place, without copying it.
+        let entries = fields.entries
+        for index in entries.indices {
+            let name = entries[index].key
             if name.isEmpty { throw FirestoreError.invalidArgument("The property.name is the empty string.") }
             if name.utf8.count > FieldValueValidator.maxFieldPathBytes {
                 throw FirestoreError.invalidArgument("The property.name is longer than 1500 bytes.")
@@ -33,11 +35,11 @@ struct FieldValueValidator {
             if ResourcePath.isReserved(name) {
                 throw FirestoreError.invalidArgument("field name \(name) is reserved")
             }
-            switch entry.value {
+            switch entries[index].value {
             case .null, .boolean, .integer, .double:
                 continue  // nothing to check (the common scalar fields, without a call)
             default:
-                try validate(entry.value, property: name, path: name, depth: 1, inArray: false)
+                try validate(entries[index].value, property: name, path: name, depth: 1, inArray: false)
             }
         }
     }

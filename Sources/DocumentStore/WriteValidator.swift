@@ -20,7 +20,7 @@ enum WriteValidator {
         var transforms = 0
         for index in writes.indices {
             let write = writes[index]
-            guard write.name.databaseID == first.name.databaseID else {
+            guard index == writes.startIndex || write.name.databaseID == first.name.databaseID else {
                 throw FirestoreError.invalidArgument(
                     "All writes of a commit must be in one database: \(write.name.resourceName) is not in "
                         + first.name.databaseID.resourceName)

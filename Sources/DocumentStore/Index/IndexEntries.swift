@@ -99,16 +99,18 @@ enum IndexEntries {
         _ body: (UnsafeRawBufferPointer) -> Void
     ) {
         let enclosing = key.count
-        for entry in map.entries {
-            key.appendString(entry.key)
+        // Indexing (rather than iterating) reads each entry in place, without copying it.
+        let entries = map.entries
+        for index in entries.indices {
+            key.appendString(entries[index].key)
             let fieldEnd = key.count
             key.appendEnd()
             let kindOffset = key.count
             key.appendByte(IndexKind.value.rawValue)
-            key.appendValue(entry.value)
+            key.appendValue(entries[index].value)
             key.appendRaw(path)
             key.withBytes(body)
-            switch entry.value {
+            switch entries[index].value {
             case .array(let elements):
                 for element in elements {
                     key.truncate(to: kindOffset)

@@ -41,11 +41,6 @@ public final class KeyScratch: ByteSink, @unchecked Sendable {
         length += bytes.count
     }
 
-    /// Appends raw bytes.
-    @inlinable public func appendRaw(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { appendRaw($0) }
-    }
-
     /// Drops every byte after the first `count`.
     @inlinable public func truncate(to count: Int) {
         precondition(count >= 0 && count <= length, "KeyScratch.truncate(to:) beyond its bytes")

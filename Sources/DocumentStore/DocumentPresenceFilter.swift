@@ -88,10 +88,16 @@ final class DocumentPresenceFilter: Sendable {
     }
 
     /// Records documents (by their documents-table key prefix) that now have a stored version.
-    func insert(keyPrefixes: [[UInt8]]) {
-        guard !keyPrefixes.isEmpty else { return }
-        let hashes = keyPrefixes.map { prefix in prefix.withUnsafeBytes(DocumentPresenceFilter.hash) }
-        state.withLock { DocumentPresenceFilter.insert(hashes, into: &$0) }
+    func insert(keyPrefixes: some Sequence<[UInt8]>) {
+        var prefixes = keyPrefixes.makeIterator()
+        guard let first = prefixes.next() else { return }
+        state.withLock { state in
+            var prefix: [UInt8]? = first
+            while let next = prefix {
+                DocumentPresenceFilter.insert(next.withUnsafeBytes(DocumentPresenceFilter.hash), into: &state)
+                prefix = prefixes.next()
+            }
+        }
     }
 
     /// Stops the background scan and waits for it, so the database can close.
@@ -102,12 +108,14 @@ final class DocumentPresenceFilter: Sendable {
     }
 
     private static func insert(_ hashes: [UInt64], into state: inout State) {
-        for hash in hashes {
-            if state.segments[state.segments.count - 1].count >= state.segments[state.segments.count - 1].capacity {
-                state.segments.append(Segment(capacity: state.segments[state.segments.count - 1].capacity * 2))
-            }
-            state.segments[state.segments.count - 1].insert(hash)
+        for hash in hashes { insert(hash, into: &state) }
+    }
+
+    private static func insert(_ hash: UInt64, into state: inout State) {
+        if state.segments[state.segments.count - 1].count >= state.segments[state.segments.count - 1].capacity {
+            state.segments.append(Segment(capacity: state.segments[state.segments.count - 1].capacity * 2))
         }
+        state.segments[state.segments.count - 1].insert(hash)
     }
 
     private func scan(_ database: Database) throws {

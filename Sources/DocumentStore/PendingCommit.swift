@@ -127,12 +127,11 @@ struct PendingCommit {
 
     /// The documents-table key prefixes of the documents this commit gives their first stored
     /// version (for the presence filter).
-    func createdDocumentKeyPrefixes() -> [[UInt8]] {
-        var prefixes: [[UInt8]] = []
-        for entry in entries where entry.before == nil {
-            if case .live = entry.after { prefixes.append(entry.keyPrefix) }
-        }
-        return prefixes
+    func createdDocumentKeyPrefixes() -> some Sequence<[UInt8]> {
+        entries.lazy.filter { entry in
+            guard entry.before == nil, case .live = entry.after else { return false }
+            return true
+        }.map(\.keyPrefix)
     }
 
     /// Fills `batch` (empty) with the commit's writes: for every changed document its new

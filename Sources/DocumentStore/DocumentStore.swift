@@ -147,7 +147,8 @@ public final class DocumentStore: Sendable {
     }
 
     /// Checks the format version of an existing store (upgrading an older one), or writes it
-    /// into a new one, and returns the last commit version and the index's collection groups.
+    /// into a new one, and returns the stored last-commit version (a reservation, see `StorageKeys`)
+    /// and the index's collection groups.
     private static func prepareMetadata(_ database: Database) throws -> (Int64, IndexGroupCatalog) {
         try mapLevelDBErrors {
             let formatKey = StorageKeys.metadata(.formatVersion)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether two strings have the same UTF-8 bytes: Firestore's string equality.
 ///
 /// Swift's `==` on `String` treats canonically equivalent strings (`"é"` as one code point or
@@ -15,24 +17,10 @@ public func utf8Equal(_ lhs: String, _ rhs: String) -> Bool {
     }
 }
 
-/// Whether two byte buffers of the same length hold the same bytes, eight at a time.
+/// Whether two non-empty byte buffers of the same length hold the same bytes.
 @usableFromInline
 func memcmpEqual(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-    let left = UnsafeRawBufferPointer(lhs)
-    let right = UnsafeRawBufferPointer(rhs)
-    guard left.count == right.count else { return false }
-    var index = 0
-    while index + 8 <= left.count {
-        guard left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            == right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        else { return false }
-        index += 8
-    }
-    while index < left.count {
-        guard left[index] == right[index] else { return false }
-        index += 1
-    }
-    return true
+    lhs.count == rhs.count && memcmp(lhs.baseAddress!, rhs.baseAddress!, lhs.count) == 0
 }
 
 extension Hasher {

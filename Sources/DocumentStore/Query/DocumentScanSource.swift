@@ -36,18 +36,22 @@ final class DocumentScanSource: CandidateSource {
 
     func next() throws -> Candidate? {
         while cursor.isValid, cursor.keyHasPrefix(prefix) {
-            let (name, _) = try StorageKeys.decodeVersionKey(cursor.key)
+            let key = cursor.key
+            let (name, _) = try StorageKeys.decodeVersionKey(key)
             let depth = scope.parent.segments.count + 2
             if !scope.allDescendants, name.path.segments.count > depth {
                 // Below a document of the scope's depth: skip that document's whole subtree.
                 skipSubtree(of: Array(name.path.segments.prefix(depth)))
                 continue
             }
-            let path = StorageKeys.encodedPath(name.path)
+            // The key is the document's versions prefix (database, then its encoded path) and 8
+            // version bytes: both parts are read from it, not encoded again.
+            let versions = Array(key.dropLast(8))
+            let path = Array(versions[databasePrefix.count...])
             switch bounds.position(of: path) {
             case .before:
                 // Only an ancestor of the lower bound (its subcollections may reach into range).
-                cursor.seek(to: KeyRange.successor(ofPrefix: StorageKeys.versionsPrefix(name)) ?? [0xFF])
+                cursor.seek(to: KeyRange.successor(ofPrefix: versions) ?? [0xFF])
                 continue
             case .after:
                 try cursor.checkError()
@@ -55,7 +59,6 @@ final class DocumentScanSource: CandidateSource {
             case .inside:
                 break
             }
-            let versions = StorageKeys.versionsPrefix(name)
             var candidate: Candidate?
             if scope.contains(name.path) {
                 cursor.seek(to: versions + readVersion)

@@ -12,28 +12,81 @@ extension DocumentStore {
     ///
     /// - Throws: `FirestoreError`: `.invalidArgument` for bad input or limits, `.notFound` and
     ///   `.alreadyExists` for `exists` preconditions, `.failedPrecondition` for `updateTime`.
+    ///
+    /// A transaction that read a document this changes, or ran a query whose results this
+    /// changes, is aborted (its commit fails with ABORTED); `commitWaitingForLocks(_:)` waits
+    /// for it instead, as Firestore does.
     @discardableResult
     public func commit(_ writes: [Write]) throws -> CommitResult {
-        try commit(writes, verifyingReads: [:])
+        try commitAbortingHolders(writes, authorizer: nil)
     }
 
-    /// Commits `writes` if every document in `reads` still has the version it was read at
-    /// (`nil`: it did not exist), checked under the commit lock; otherwise fails with ABORTED.
-    func commit(
-        _ writes: [Write], verifyingReads reads: [DocumentName: Int64?], authorizer: CommitAuthorizer? = nil
-    ) throws -> CommitResult {
+    /// Applies `writes` atomically (see `commit(_:)`) once no transaction holds a lock on what
+    /// they change: it waits, suspended, for such transactions to commit or roll back, at most
+    /// `StoreConfiguration.transactionLockWaitSeconds`, then fails with ABORTED ("Transaction
+    /// lock timeout"), as Google's emulator does.
+    @discardableResult
+    public func commitWaitingForLocks(_ writes: [Write]) async throws -> CommitResult {
+        try await commitWaitingForLocks(writes, transaction: nil, authorizer: nil)
+    }
+
+    /// How a commit treats other transactions' locks on what it changes.
+    enum LockPolicy {
+        /// Report them (`CommitAttempt.blocked`), to wait for their holders.
+        case wait
+        /// Abort their holders and go on.
+        case abortHolders
+    }
+
+    /// The outcome of one try at a commit.
+    enum CommitAttempt {
+        case committed(CommitResult)
+        /// Other transactions hold locks on what the commit changes; nothing was written.
+        case blocked([TransactionManager.Conflict])
+    }
+
+    /// Commits outside any transaction, aborting the transactions whose locks the writes touch.
+    func commitAbortingHolders(_ writes: [Write], authorizer: CommitAuthorizer?) throws -> CommitResult {
         let writes = try WriteValidator.validated(writes)
-        return try commitState.withLock { state in
+        guard case .committed(let result) = try attemptCommit(
+            writes, transaction: nil, policy: .abortHolders, authorizer: authorizer)
+        else { throw FirestoreError(.internal, "A commit that aborts lock holders was blocked") }
+        return result
+    }
+
+    /// Commits `writes`, in `transaction` or outside any, waiting (suspended) for the
+    /// transactions whose locks they touch until `lockWaitTimeout` has passed.
+    func commitWaitingForLocks(
+        _ writes: [Write], transaction: TransactionID?, authorizer: CommitAuthorizer?
+    ) async throws -> CommitResult {
+        let writes = try WriteValidator.validated(writes)
+        let deadline = ContinuousClock.now + transactions.lockWaitTimeout
+        while true {
+            switch try attemptCommit(writes, transaction: transaction, policy: .wait, authorizer: authorizer) {
+            case .committed(let result): return result
+            case .blocked(let conflicts):
+                try await transactions.wait(for: conflicts, requester: transaction, until: deadline)
+            }
+        }
+    }
+
+    /// One try at committing validated `writes`, under the commit lock. In a transaction, every
+    /// document it read must still have the version it read (otherwise ABORTED). Other
+    /// transactions' locks on what the writes change block the commit or are broken, as
+    /// `policy` says; once written, a range registered meanwhile that the commit changed aborts
+    /// its transaction (the safety net of `TransactionManager`).
+    func attemptCommit(
+        _ writes: [Write], transaction: TransactionID?, policy: LockPolicy, authorizer: CommitAuthorizer?
+    ) throws -> CommitAttempt {
+        try commitState.withLock { state in
             try DocumentStore.mapLevelDBErrors {
                 let cursor = LazyCursor(database)
-                for (name, readVersion) in reads {
-                    let current = try readDocument(name, atVersion: .max, cursor: cursor)?.updateTime.microsecondsSinceEpoch
-                    guard current == readVersion else {
-                        throw FirestoreError(
-                            .aborted,
-                            "Transaction aborted: \(name.resourceName) changed after the transaction read it. "
-                                + "Retry the transaction.")
+                if let transaction {
+                    let (mode, reads) = try transactions.commitInfo(transaction)
+                    if case .readOnly = mode, !writes.isEmpty {
+                        throw FirestoreError.invalidArgument("Cannot modify entities in a read-only transaction.")
                     }
+                    try verify(reads, cursor: cursor)
                 }
                 let version = state.clock.next()
                 let commitTime = Timestamp(microsecondsSinceEpoch: version)
@@ -63,6 +116,17 @@ extension DocumentStore {
                     positions.append(position)
                     results.append(WriteResult(updateTime: nil, transformResults: transformResults))
                 }
+                var changes: [DocumentChangeRecord] = []
+                if transaction != nil || transactions.mayConflict {
+                    changes = pending.changeRecords()
+                    let conflicts = try transactions.claim(changes, for: transaction)
+                    if !conflicts.isEmpty {
+                        switch policy {
+                        case .wait: return .blocked(conflicts)
+                        case .abortHolders: transactions.abortHolders(of: changes)
+                        }
+                    }
+                }
                 if let authorizer {
                     let (before, after) = pending.documentStates()
                     try authorizer(commitTime, existedBefore, before, after)
@@ -73,10 +137,26 @@ extension DocumentStore {
                 try write(batch, version: version, state: &state)
                 presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
                 publish(pending, version: version)
+                if transactions.mayConflict { transactions.abortRanges(covering: changes, except: transaction) }
                 for index in writes.indices {
                     results[index].updateTime = pending.updateTime(at: positions[index])
                 }
-                return CommitResult(commitTime: commitTime, writeResults: results)
+                return .committed(CommitResult(commitTime: commitTime, writeResults: results))
+            }
+        }
+    }
+
+    /// Checks that every document a transaction read still has the version it read; a changed
+    /// one is contended: it is marked hot (see `TransactionManager`) and the commit is ABORTED.
+    private func verify(_ reads: [DocumentName: Int64?], cursor: LazyCursor) throws {
+        for (name, readVersion) in reads {
+            let current = try readDocument(name, atVersion: .max, cursor: cursor)?.updateTime.microsecondsSinceEpoch
+            guard current == readVersion else {
+                transactions.markHot([name])
+                throw FirestoreError(
+                    .aborted,
+                    "\(TransactionManager.contention) \(name.resourceName) changed after the transaction read it. "
+                        + "Retry the transaction.")
             }
         }
     }

@@ -3,14 +3,15 @@ import DocumentModel
 extension DocumentStore {
     /// Begins a transaction.
     ///
-    /// A read-write transaction locks each document it reads until it commits or rolls back (see
+    /// A read-write transaction reads the newest data, taking shared locks on the documents it
+    /// reads and range locks on the queries it runs, until it commits or rolls back (see
     /// `TransactionManager`); a read-only one reads everything at one read time.
     ///
     /// ```swift
     /// let transaction = try store.beginTransaction()
     /// let counter = try await store.document(name, transaction: transaction)
     /// let n = counter?.fields["n"] ?? 0
-    /// try store.commit([.set(name, fields: ["n": ...])], transaction: transaction)
+    /// try await store.commit([.set(name, fields: ["n": ...])], transaction: transaction)
     /// ```
     ///
     /// - Throws: `.failedPrecondition` or `.invalidArgument` for a read-only read time outside
@@ -24,14 +25,14 @@ extension DocumentStore {
         }
     }
 
-    /// Reads a document in a transaction: locked, at the newest version, in a read-write one;
-    /// at the transaction's read time in a read-only one.
+    /// Reads a document in a transaction: the newest version, locked, in a read-write one; at
+    /// the transaction's read time in a read-only one.
     public func document(_ name: DocumentName, transaction: TransactionID) async throws -> Document? {
         try await documents([name], transaction: transaction).documents[0]
     }
 
     /// Reads several documents in a transaction (see `document(_:transaction:)`), locking them
-    /// in name order so that transactions reading the same set cannot deadlock.
+    /// in name order. A read never fails with ABORTED: a conflict shows at the commit.
     public func documents(
         _ names: [DocumentName], transaction: TransactionID
     ) async throws -> (readTime: Timestamp, documents: [Document?]) {
@@ -44,7 +45,7 @@ extension DocumentStore {
             return (Timestamp(microsecondsSinceEpoch: version), documents)
         case .readWrite:
             for name in Set(names).sorted() {
-                try await transactions.lock(name, for: transaction)
+                try await transactions.lockForRead(name, for: transaction)
             }
             let result = try documents(names)
             for (name, document) in zip(names, result.documents) {
@@ -54,36 +55,82 @@ extension DocumentStore {
         }
     }
 
+    /// Runs a query in a transaction. In a read-write one it reads the newest data and locks
+    /// its range (what it found and what it did not, up to the last result when the limit cut
+    /// them) and the documents it returns, so that another commit inserting, deleting or moving
+    /// a document into or out of the results waits for this transaction; in a read-only one it
+    /// reads at the transaction's read time.
+    public func runQuery(_ query: Query, transaction: TransactionID) async throws -> QueryResult {
+        let prepared = try QueryValidator.prepare(query)
+        let result: (readTime: Timestamp, documents: [Document])
+        switch try transactions.mode(of: transaction) {
+        case .readOnly(let version):
+            result = try run(prepared, in: query.database, version: version)
+        case .readWrite:
+            let range = transactions.lockRange(
+                RangeLock(query: prepared, summary: RangeLock.summary(of: query)), for: transaction)
+            result = try run(prepared, in: query.database, version: nil)
+            if let range { transactions.boundRange(range, byResults: result.documents, for: transaction) }
+            try await lockForTransaction(result.documents, transaction: transaction)
+        }
+        return QueryResult(
+            readTime: result.readTime, documents: result.documents.map { Projection.apply(prepared.projection, to: $0) })
+    }
+
+    /// Runs an aggregation in a transaction: in a read-write one over the newest data, locking
+    /// the range of its query (see `runQuery(_:transaction:)`); in a read-only one at the
+    /// transaction's read time.
+    public func runAggregation(_ query: AggregationQuery, transaction: TransactionID) async throws -> AggregationResult {
+        switch try transactions.mode(of: transaction) {
+        case .readOnly(let version):
+            return try runAggregation(query, version: version)
+        case .readWrite:
+            let prepared = try QueryValidator.prepare(query.query, aggregated: query.aggregatedFields)
+            _ = transactions.lockRange(
+                RangeLock(query: prepared, summary: RangeLock.summary(of: query.query)), for: transaction)
+            return try runAggregation(query, version: nil)
+        }
+    }
+
+    /// The version a transaction reads at: a read-only one's read time, or `nil` (the newest)
+    /// for a read-write one.
+    public func readTime(of transaction: TransactionID) throws -> Timestamp? {
+        switch try transactions.mode(of: transaction) {
+        case .readOnly(let version): Timestamp(microsecondsSinceEpoch: version)
+        case .readWrite: nil
+        }
+    }
+
     /// Records that a read-write transaction read these documents (at the versions they have),
-    /// locking them, as a query inside a transaction does for the documents it returns.
+    /// locking them, as a listing inside a transaction does for the documents it returns.
     public func lockForTransaction(_ documents: [Document], transaction: TransactionID) async throws {
         guard case .readWrite = try transactions.mode(of: transaction) else { return }
         for document in documents.sorted(by: { $0.name < $1.name }) {
-            try await transactions.lock(document.name, for: transaction)
+            try await transactions.lockForRead(document.name, for: transaction)
             transactions.recordRead(
                 document.name, version: document.updateTime.microsecondsSinceEpoch, for: transaction)
         }
     }
 
-    /// Commits a transaction's writes atomically and ends it. If a document it read has changed
-    /// since (a write outside any transaction), the commit fails with ABORTED and nothing is
-    /// written; the transaction ends either way.
+    /// Commits a transaction's writes atomically and ends it. The commit first waits (suspended)
+    /// for other transactions holding locks on what it changes; a deadlock aborts the younger
+    /// transaction, and a wait longer than the lock timeout aborts this one. If a document it
+    /// read has changed since, the commit fails with ABORTED and nothing is written; the
+    /// transaction ends either way.
     ///
     /// - Throws: `.invalidArgument` for an unknown, committed or expired transaction, or writes
-    ///   in a read-only one; `.aborted` for an aborted one.
+    ///   in a read-only one; `.aborted` for an aborted one, with the conflict that aborted it.
     @discardableResult
-    public func commit(_ writes: [Write], transaction: TransactionID) throws -> CommitResult {
-        try commit(writes, transaction: transaction, authorizer: nil)
+    public func commit(_ writes: [Write], transaction: TransactionID) async throws -> CommitResult {
+        try await commit(writes, transaction: transaction, authorizer: nil)
     }
 
     /// Commits a transaction, checking its writes with `authorizer` under the commit lock.
-    func commit(_ writes: [Write], transaction: TransactionID, authorizer: CommitAuthorizer?) throws -> CommitResult {
-        let (mode, reads) = try transactions.beginCommit(transaction)
+    func commit(
+        _ writes: [Write], transaction: TransactionID, authorizer: CommitAuthorizer?
+    ) async throws -> CommitResult {
         defer { transactions.finish(transaction) }
-        if case .readOnly = mode, !writes.isEmpty {
-            throw FirestoreError.invalidArgument("Cannot modify entities in a read-only transaction.")
-        }
-        return try commit(writes, verifyingReads: reads, authorizer: authorizer)
+        return try await commitWaitingForLocks(writes, transaction: transaction, authorizer: authorizer)
     }
 
     /// Ends a transaction without writing, releasing its locks. Rolling back an unknown,
@@ -94,7 +141,9 @@ extension DocumentStore {
 
     /// Runs a read-write transaction: `body` reads through the transaction and returns the
     /// writes to commit and a result. An ABORTED attempt is retried (keeping its place in line)
-    /// up to `maxAttempts` times in all, with a short backoff, as Firestore's SDKs do.
+    /// up to `maxAttempts` times in all, as Firestore's SDKs do: the first retry at once (the
+    /// documents it contended for are then hot and queue their readers), later ones after a
+    /// short backoff.
     public func runTransaction<Result: Sendable>(
         maxAttempts: Int = 5,
         _ body: (TransactionID) async throws -> (writes: [Write], result: Result)
@@ -106,12 +155,16 @@ extension DocumentStore {
             let transaction = try beginTransaction(.readWrite(retrying: previous))
             do {
                 let (writes, result) = try await body(transaction)
-                try commit(writes, transaction: transaction)
+                try await commit(writes, transaction: transaction)
                 return result
             } catch let error as FirestoreError where error.code == .aborted && attempt < maxAttempts {
                 rollback(transaction)
                 previous = transaction
-                try await Task.sleep(for: .milliseconds(min(1000, 10 << attempt)))
+                if attempt == 1 {
+                    await Task.yield()
+                } else {
+                    try await Task.sleep(for: .milliseconds(min(1000, 10 << attempt)))
+                }
             } catch {
                 rollback(transaction)
                 throw error

@@ -73,7 +73,7 @@ public final class DocumentStore: Sendable {
         transactions = TransactionManager(
             clock: configuration.clock, lockWaitTimeout: .seconds(configuration.transactionLockWaitSeconds),
             idleTimeoutSeconds: configuration.transactionIdleSeconds,
-            maximumAgeSeconds: configuration.transactionMaximumSeconds)
+            maximumAgeSeconds: configuration.transactionMaximumSeconds, locksRanges: configuration.locksQueryRanges)
         collector = Mutex(nil)
         if let interval = configuration.garbageCollectionIntervalSeconds {
             startCollector(every: interval)

@@ -21,6 +21,9 @@ public struct StoreConfiguration: Sendable {
     public var transactionIdleSeconds: Int64 = 60
     /// A transaction older than this expires (Firestore: 270 seconds).
     public var transactionMaximumSeconds: Int64 = 270
+    /// Whether queries and aggregations in read-write transactions lock their ranges (see
+    /// `RangeLock`). Switch it off only to show that a test catches the phantoms that follow.
+    public var locksQueryRanges = true
     /// LevelDB's open options.
     public var levelDB = OpenOptions()
 

@@ -13,6 +13,10 @@ enum EmulatorSession {
     ///
     /// - Throws: `CommandFailure` when the rules file has errors, when the data folder or the
     ///   port is in use, or for any other failure to start; `body`'s errors as they are.
+    /// The environment variable that switches range locks off, to show that the
+    /// serializability checker (`Benchmarks/serializability`) catches the phantoms that follow.
+    static let noRangeLocksVariable = "HEARTH_TEST_ONLY_NO_RANGE_LOCKS"
+
     static func run<Result: Sendable>(
         _ configuration: EmulatorConfiguration, log: @escaping @Sendable (String) -> Void,
         _ body: (ServerAddress) async throws -> Result
@@ -22,7 +26,13 @@ enum EmulatorSession {
         let (rules, rulesStamp) = try rulesWatcher.initialRules()
         let store: DocumentStore
         do {
-            store = try DocumentStore(path: configuration.dataFolder)
+            var storeConfiguration = StoreConfiguration()
+            if ProcessInfo.processInfo.environment[EmulatorSession.noRangeLocksVariable] == "1" {
+                storeConfiguration.locksQueryRanges = false
+                log("WARNING: \(EmulatorSession.noRangeLocksVariable)=1: queries in transactions do not lock their "
+                    + "ranges, so transactions are NOT serializable (for testing the serializability checker only)")
+            }
+            store = try DocumentStore(path: configuration.dataFolder, configuration: storeConfiguration)
         } catch let error as FirestoreError {
             throw CommandFailure(error.message)
         }

@@ -24,9 +24,15 @@ extension DocumentStore {
     ///
     /// - Throws: `.invalidArgument` for an invalid query or aggregation, with Firestore's message.
     public func runAggregation(_ query: AggregationQuery, readTime: Timestamp? = nil) throws -> AggregationResult {
+        try runAggregation(query, version: try readTime.map { _ in try readVersion(for: readTime) })
+    }
+
+    /// Runs an aggregation at `version` (the newest if `nil`; an older one must be within the
+    /// retention window).
+    func runAggregation(_ query: AggregationQuery, version: Int64?) throws -> AggregationResult {
         let aliases = try AggregationValidator.aliases(of: query.aggregations)
         let prepared = try QueryValidator.prepare(query.query, aggregated: query.aggregatedFields)
-        return try withSnapshotReader(query.query.database, readTime: readTime) { reader in
+        return try withSnapshotReader(query.query.database, version: version) { reader in
             let planned = try QueryPlanner(query: prepared, reader: reader).plan(countingOnly: isCountOnly(query))
             let executor = QueryExecutor(query: prepared, reader: reader, planned: planned)
             var values: [Value]

@@ -25,14 +25,24 @@ extension DocumentStore {
     ///   `.failedPrecondition` or `.invalidArgument` for a read time out of the retention window.
     public func runQuery(_ query: Query, readTime: Timestamp? = nil) throws -> QueryResult {
         let prepared = try QueryValidator.prepare(query)
-        return try withSnapshotReader(query.database, readTime: readTime) { reader in
+        let result = try run(prepared, in: query.database, version: try readTime.map { _ in try readVersion(for: readTime) })
+        return QueryResult(
+            readTime: result.readTime, documents: result.documents.map { Projection.apply(prepared.projection, to: $0) })
+    }
+
+    /// Runs a prepared query at `version` (the newest if `nil`; an older one must be within
+    /// the retention window), returning its documents unprojected.
+    func run(
+        _ prepared: PreparedQuery, in databaseID: DatabaseID, version: Int64?
+    ) throws -> (readTime: Timestamp, documents: [Document]) {
+        try withSnapshotReader(databaseID, version: version) { reader in
             let planned = try QueryPlanner(query: prepared, reader: reader).plan()
             var documents: [Document] = []
             try QueryExecutor(query: prepared, reader: reader, planned: planned).run { document in
-                documents.append(Projection.apply(prepared.projection, to: document))
+                documents.append(document)
                 return true
             }
-            return QueryResult(readTime: reader.readTime, documents: documents)
+            return (reader.readTime, documents)
         }
     }
 
@@ -49,8 +59,15 @@ extension DocumentStore {
     func withSnapshotReader<R>(
         _ databaseID: DatabaseID, readTime: Timestamp?, _ body: (SnapshotReader) throws -> R
     ) throws -> R {
-        let requested = try readTime.map { _ in try readVersion(for: readTime) }
-        return try DocumentStore.mapLevelDBErrors {
+        try withSnapshotReader(databaseID, version: try readTime.map { _ in try readVersion(for: readTime) }, body)
+    }
+
+    /// Runs `body` with a consistent view of the store at `version` (the newest if `nil`; one
+    /// already validated, such as a read-only transaction's), mapping LevelDB failures.
+    func withSnapshotReader<R>(
+        _ databaseID: DatabaseID, version requested: Int64?, _ body: (SnapshotReader) throws -> R
+    ) throws -> R {
+        try DocumentStore.mapLevelDBErrors {
             let (snapshot, version) = try versionedSnapshot()
             return try body(
                 SnapshotReader(

@@ -42,6 +42,24 @@ extension DocumentStore {
         return try runQuery(query, readTime: readTime)
     }
 
+    /// Runs a query in a transaction as `identity` (see `runQuery(_:transaction:)`); the rules'
+    /// `list` must allow it.
+    public func runQuery(_ query: Query, transaction: TransactionID, as identity: RequestIdentity) async throws
+        -> QueryResult
+    {
+        try authorize(query, as: identity)
+        return try await runQuery(query, transaction: transaction)
+    }
+
+    /// Runs an aggregation in a transaction as `identity` (see `runAggregation(_:transaction:)`);
+    /// the rules' `list` must allow its query.
+    public func runAggregation(
+        _ aggregation: AggregationQuery, transaction: TransactionID, as identity: RequestIdentity
+    ) async throws -> AggregationResult {
+        try authorize(aggregation.query, as: identity)
+        return try await runAggregation(aggregation, transaction: transaction)
+    }
+
     /// Runs an aggregation as `identity`, which needs the `list` permission of its query.
     public func runAggregation(
         _ aggregation: AggregationQuery, readTime: Timestamp? = nil, as identity: RequestIdentity
@@ -67,17 +85,27 @@ extension DocumentStore {
     /// Commits writes as `identity`: each write must be allowed by `create`, `update` or
     /// `delete`, judged against the commit's post-commit view (`getAfter`), before anything is
     /// written.
+    /// A transaction holding a lock on what they change is aborted (see `commit(_:)`).
     @discardableResult
     public func commit(_ writes: [Write], as identity: RequestIdentity) throws -> CommitResult {
-        try commit(writes, verifyingReads: [:], authorizer: writeAuthorizer(for: identity, writes: writes))
+        try commitAbortingHolders(writes, authorizer: writeAuthorizer(for: identity, writes: writes))
     }
 
-    /// Commits a transaction's writes as `identity` (see `commit(_:as:)`).
+    /// Commits writes as `identity` (see `commit(_:as:)`) once no transaction holds a lock on
+    /// what they change (see `commitWaitingForLocks(_:)`).
     @discardableResult
-    public func commit(_ writes: [Write], transaction: TransactionID, as identity: RequestIdentity) throws
+    public func commitWaitingForLocks(_ writes: [Write], as identity: RequestIdentity) async throws -> CommitResult {
+        try await commitWaitingForLocks(
+            writes, transaction: nil, authorizer: writeAuthorizer(for: identity, writes: writes))
+    }
+
+    /// Commits a transaction's writes as `identity` (see `commit(_:as:)` and
+    /// `commit(_:transaction:)`).
+    @discardableResult
+    public func commit(_ writes: [Write], transaction: TransactionID, as identity: RequestIdentity) async throws
         -> CommitResult
     {
-        try commit(writes, transaction: transaction, authorizer: writeAuthorizer(for: identity, writes: writes))
+        try await commit(writes, transaction: transaction, authorizer: writeAuthorizer(for: identity, writes: writes))
     }
 
     /// Checks a query's `list` permission as `identity`, judged from its constraints alone (rules

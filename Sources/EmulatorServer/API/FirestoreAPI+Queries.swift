@@ -6,7 +6,7 @@ import Foundation
 import SwiftProtobuf
 
 extension FirestoreAPI {
-    /// `RunQuery`: one response per result document, each with the read time, the last one
+    /// `RunQuery` (in a read-write transaction, locking its range): one response per result document, each with the read time, the last one
     /// with `done` (as Google's emulator sends it); a single response with the read time and
     /// `done` when there are none. The rules' `list` must allow the query.
     func runQuery(
@@ -18,11 +18,12 @@ extension FirestoreAPI {
         }
         let query = Query(database: database, parent: parent, structured: try StructuredQuery(proto: structured))
         let consistency = try readConsistency(request.consistencySelector)
-        let readTime = try await consistency.resolvedReadTime(in: store)
-        let result = try store.runQuery(query, readTime: readTime, as: context.identity)
-        if let transaction = consistency.transaction {
-            try await store.lockForTransaction(result.documents, transaction: transaction)
-        }
+        let result =
+            if let transaction = consistency.transaction {
+                try await store.runQuery(query, transaction: transaction, as: context.identity)
+            } else {
+                try store.runQuery(query, readTime: consistency.readTime, as: context.identity)
+            }
         var responses = result.documents.map { document in
             var response = Google_Firestore_V1_RunQueryResponse()
             response.document = document.proto()
@@ -57,8 +58,12 @@ extension FirestoreAPI {
             case .readTime(let time): .readTime(time)
             }
         let consistency = try readConsistency(selector)
-        let readTime = try await consistency.resolvedReadTime(in: store)
-        let result = try store.runAggregation(query, readTime: readTime, as: context.identity)
+        let result =
+            if let transaction = consistency.transaction {
+                try await store.runAggregation(query, transaction: transaction, as: context.identity)
+            } else {
+                try store.runAggregation(query, readTime: consistency.readTime, as: context.identity)
+            }
         var response = Google_Firestore_V1_RunAggregationQueryResponse()
         response.result.aggregateFields = result.fields.protoFields
         response.readTime = result.readTime.proto

@@ -90,7 +90,7 @@ extension FirestoreAPI {
         case .transaction(let data): consistency = try ReadConsistency(store: store, transaction: data)
         case .readTime(let time): consistency = try ReadConsistency(store: store, readTime: time)
         }
-        let readTime = try await consistency.resolvedReadTime(in: store)
+        let readTime = try consistency.resolvedReadTime(in: store)
         if let order {
             return try await listDocuments(request, ordered: order, database: database, parent: parent,
                                            consistency: consistency, readTime: readTime, context: context)

@@ -6,15 +6,18 @@ import SwiftProtobuf
 
 extension FirestoreAPI {
     /// `Commit`: the writes of one database, atomically, in order; the rules must allow each.
+    /// A commit waits for the transactions holding locks on what it changes (see
+    /// `DocumentStore.commitWaitingForLocks`).
     func commit(
         _ request: Google_Firestore_V1_CommitRequest, context: RequestContext
-    ) throws -> Google_Firestore_V1_CommitResponse {
+    ) async throws -> Google_Firestore_V1_CommitResponse {
         let database = try ResourceName.database(request.database)
         let writes = try request.writes.map { try Write(proto: $0, in: database) }
         let result =
             request.transaction.isEmpty
-            ? try store.commit(writes, as: context.identity)
-            : try store.commit(writes, transaction: try TransactionID(proto: request.transaction), as: context.identity)
+            ? try await store.commitWaitingForLocks(writes, as: context.identity)
+            : try await store.commit(
+                writes, transaction: try TransactionID(proto: request.transaction), as: context.identity)
         var response = Google_Firestore_V1_CommitResponse()
         response.writeResults = result.writeResults.map(\.proto)
         response.commitTime = result.commitTime.proto

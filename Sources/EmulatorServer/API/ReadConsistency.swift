@@ -29,10 +29,10 @@ struct ReadConsistency {
     var returnedTransaction: Data { isNewTransaction ? transaction?.proto ?? Data() : Data() }
 
     /// The time to read at: the read time asked for (`nil`: the newest), or in a transaction the
-    /// transaction's (a read-only one's snapshot; a read-write one's now).
-    func resolvedReadTime(in store: DocumentStore) async throws -> Timestamp? {
+    /// transaction's (a read-only one's snapshot; `nil`, the newest, for a read-write one).
+    func resolvedReadTime(in store: DocumentStore) throws -> Timestamp? {
         guard let transaction else { return readTime }
-        return try await store.documents([], transaction: transaction).readTime
+        return try store.readTime(of: transaction)
     }
 
     /// Reads documents at this consistency: in a transaction, through it (a read-write one

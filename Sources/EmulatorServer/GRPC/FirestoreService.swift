@@ -78,7 +78,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.ServiceProtocol {
     ) async throws -> ServerResponse<Google_Firestore_V1_CommitResponse> {
         await unary(request, "Commit", path: request.message.database) {
             try sizeLimit.check(request.message)
-            return try api.commit(request.message, context: $0)
+            return try await api.commit(request.message, context: $0)
         }
     }
 

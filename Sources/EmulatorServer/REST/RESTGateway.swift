@@ -112,7 +112,7 @@ struct RESTGateway: Sendable {
         case "commit" where atDatabase:
             var message = try ProtoJSON.decode(Google_Firestore_V1_CommitRequest.self, from: body)
             message.database = database
-            return .json(try ProtoJSON.encode(try api.commit(message, context: context)))
+            return .json(try ProtoJSON.encode(try await api.commit(message, context: context)))
         case "batchWrite" where atDatabase:
             var message = try ProtoJSON.decode(Google_Firestore_V1_BatchWriteRequest.self, from: body)
             message.database = database

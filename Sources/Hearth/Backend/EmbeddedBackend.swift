@@ -44,8 +44,13 @@ final class EmbeddedBackend: Backend {
     func runQuery(_ query: DocumentModel.Query, transaction: TransactionID?, as identity: Identity) async throws
         -> (readTime: Timestamp, documents: [Document])
     {
-        let result = try store.runQuery(query, as: try identity.requestIdentity(project: query.database.project))
-        if let transaction { try await store.lockForTransaction(result.documents, transaction: transaction) }
+        let requestIdentity = try identity.requestIdentity(project: query.database.project)
+        let result =
+            if let transaction {
+                try await store.runQuery(query, transaction: transaction, as: requestIdentity)
+            } else {
+                try store.runQuery(query, as: requestIdentity)
+            }
         return (result.readTime, result.documents)
     }
 
@@ -58,9 +63,9 @@ final class EmbeddedBackend: Backend {
         let requestIdentity = try identity.requestIdentity(project: project(of: writes.first?.name))
         let result =
             if let transaction {
-                try store.commit(writes, transaction: transaction, as: requestIdentity)
+                try await store.commit(writes, transaction: transaction, as: requestIdentity)
             } else {
-                try store.commit(writes, as: requestIdentity)
+                try await store.commitWaitingForLocks(writes, as: requestIdentity)
             }
         return CommitReport(commitTime: result.commitTime, transformResults: result.writeResults.map(\.transformResults))
     }

@@ -76,6 +76,9 @@ final class TransactionManager: Sendable {
         /// Documents it holds the update lock on.
         var updates: [DocumentName] = []
         var ranges: [RangeLock] = []
+        /// Documents it waited to write at its commit (update locks are not granted to others
+        /// meanwhile, see `grantUpdateIfFree`).
+        var intents: Set<DocumentName> = []
         /// The version each document had when this transaction read it (`nil`: missing).
         var reads: [DocumentName: Int64?] = [:]
         /// The transactions it waits for, and the ticket of that wait.
@@ -114,6 +117,8 @@ final class TransactionManager: Sendable {
         var waits: [UInt64: Wait] = [:]
         /// Tickets of commits waiting for each transaction to finish.
         var finishWaiters: [TransactionID: [UInt64]] = [:]
+        /// The transactions that waited to write each document at their commit.
+        var intents: [DocumentName: Set<TransactionID>] = [:]
         /// When each hot document last saw read-modify-write contention.
         var hot: [DocumentName: Int64] = [:]
         var rangeCount = 0
@@ -329,6 +334,10 @@ final class TransactionManager: Sendable {
             let ticket = state.sequence
             for holder in holders { state.finishWaiters[holder, default: []].append(ticket) }
             if let requester {
+                for name in Set(conflicts.compactMap(\.document)) {
+                    state.intents[name, default: []].insert(requester)
+                    state.transactions[requester]!.intents.insert(name)
+                }
                 state.transactions[requester]!.waitingFor = holders
                 state.transactions[requester]!.waitTicket = ticket
             }
@@ -489,30 +498,58 @@ final class TransactionManager: Sendable {
     }
 
     /// Grants the update lock on `name` (returns `nil`), or queues the request (returns its
-    /// ticket), or grants a shared lock where waiting would deadlock (returns `nil`).
+    /// ticket), or grants a shared lock where waiting would deadlock (returns `nil`). The lock
+    /// is busy while another transaction holds it or waits at its commit to write the document
+    /// (a reader queueing behind a pending writer reads what it writes, instead of deadlocking
+    /// with it).
     private func requestUpdate(_ name: DocumentName, for id: TransactionID, in state: inout State) -> UInt64? {
-        var lock = state.locks[name] ?? DocumentLock()
-        guard let holder = lock.update else {
-            lock.update = id
-            state.locks[name] = lock
+        var blockers = state.intents[name] ?? []
+        if let holder = state.locks[name]?.update { blockers.insert(holder) }
+        blockers.remove(id)
+        if blockers.isEmpty, state.locks[name]?.queue.isEmpty ?? true {
+            state.locks[name, default: DocumentLock()].update = id
             state.transactions[id]!.updates.append(name)
             publishLockPresence(state)
             return nil
         }
-        if waits(holder, for: id, in: state) {
+        if blockers.contains(where: { waits($0, for: id, in: state) }) {
             grantShared(name, to: id, in: &state)
             return nil
         }
         state.sequence += 1
         let ticket = state.sequence
         let age = state.transactions[id]!.age
+        var lock = state.locks[name] ?? DocumentLock()
         lock.queue.append((ticket, age, id))
         lock.queue.sort { $0.age < $1.age }
         state.locks[name] = lock
-        state.transactions[id]!.waitingFor = [holder]
+        state.transactions[id]!.waitingFor = blockers
         state.transactions[id]!.waitTicket = ticket
         publishLockPresence(state)
-        return ticket
+        grantUpdateIfFree(name, in: &state)
+        return state.transactions[id]!.waitTicket == ticket ? ticket : nil
+    }
+
+    /// Grants a free update lock on `name` to the oldest queued reader, unless another
+    /// transaction waits at its commit to write the document.
+    private func grantUpdateIfFree(_ name: DocumentName, in state: inout State) {
+        guard var lock = state.locks[name], lock.update == nil else { return }
+        while let next = lock.queue.first {
+            guard state.transactions[next.requester]?.isActive == true else {
+                lock.queue.removeFirst()
+                continue
+            }
+            if !(state.intents[name] ?? []).subtracting([next.requester]).isEmpty { break }
+            lock.queue.removeFirst()
+            lock.update = next.requester
+            state.transactions[next.requester]!.updates.append(name)
+            state.transactions[next.requester]!.waitingFor = []
+            state.transactions[next.requester]!.waitTicket = nil
+            state.waits.removeValue(forKey: next.ticket)?.continuation.resume(returning: .update)
+            break
+        }
+        state.locks[name] = lock
+        dropIfFree(name, in: &state)
     }
 
     /// Whether `waiter` waits, directly or through a chain of waiting transactions, for
@@ -537,6 +574,7 @@ final class TransactionManager: Sendable {
         transaction.shared = []
         transaction.updates = []
         transaction.ranges = []
+        transaction.intents = []
         transaction.reads = [:]
         transaction.waitingFor = []
         let ticket = transaction.waitTicket
@@ -573,20 +611,15 @@ final class TransactionManager: Sendable {
             state.locks[name]?.shared.remove(id)
             dropIfFree(name, in: &state)
         }
-        for name in transaction.updates {
-            guard var lock = state.locks[name], lock.update == id else { continue }
-            lock.update = nil
-            while lock.update == nil, !lock.queue.isEmpty {
-                let next = lock.queue.removeFirst()
-                guard state.transactions[next.requester]?.isActive == true else { continue }
-                lock.update = next.requester
-                state.transactions[next.requester]!.updates.append(name)
-                state.transactions[next.requester]!.waitingFor = []
-                state.transactions[next.requester]!.waitTicket = nil
-                state.waits.removeValue(forKey: next.ticket)?.continuation.resume(returning: .update)
-            }
-            state.locks[name] = lock
-            dropIfFree(name, in: &state)
+        for name in transaction.intents {
+            state.intents[name]?.remove(id)
+            if state.intents[name]?.isEmpty == true { state.intents[name] = nil }
+        }
+        for name in transaction.updates where state.locks[name]?.update == id {
+            state.locks[name]!.update = nil
+        }
+        for name in Set(transaction.updates).union(transaction.intents) {
+            grantUpdateIfFree(name, in: &state)
         }
         state.rangeCount -= transaction.ranges.count
         for ticket in state.finishWaiters.removeValue(forKey: id) ?? [] {

@@ -27,14 +27,14 @@ extension FirestoreAPI {
     /// `CreateDocument`: a new document in a collection, with the given id or a new one.
     func createDocument(
         _ request: Google_Firestore_V1_CreateDocumentRequest, context: RequestContext
-    ) throws -> Google_Firestore_V1_Document {
+    ) async throws -> Google_Firestore_V1_Document {
         let (database, parent) = try ResourceName.parent(request.parent)
         let collection = try parent.appending(request.collectionID)
         guard request.document.name.isEmpty else { throw FirestoreError.invalidArgument("document.name must not be set") }
         let id = request.documentID.isEmpty ? FirestoreAPI.autoID() : request.documentID
         let name = try DocumentName(database, try collection.appending(id))
         let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        let result = try store.commit(
+        let result = try await store.commitWaitingForLocks(
             [.create(name, fields: try MapValue(proto: request.document.fields))], as: context.identity)
         return try written(name, at: result).proto(mask: mask)
     }
@@ -43,13 +43,13 @@ extension FirestoreAPI {
     /// ones; creates the document unless a precondition says it must exist.
     func updateDocument(
         _ request: Google_Firestore_V1_UpdateDocumentRequest, context: RequestContext
-    ) throws -> Google_Firestore_V1_Document {
+    ) async throws -> Google_Firestore_V1_Document {
         let name = try ResourceName.document(request.document.name)
         let fields = try MapValue(proto: request.document.fields)
         let updateMask = request.hasUpdateMask ? try request.updateMask.fieldPathList() : nil
         let precondition = request.hasCurrentDocument ? try Precondition(proto: request.currentDocument) : .none
         let mask = request.hasMask ? try request.mask.fieldPathList() : nil
-        let result = try store.commit(
+        let result = try await store.commitWaitingForLocks(
             [Write(name: name, operation: .update(fields: fields, mask: updateMask), precondition: precondition)],
             as: context.identity)
         return try written(name, at: result).proto(mask: mask)
@@ -59,10 +59,10 @@ extension FirestoreAPI {
     /// requires it to exist.
     func deleteDocument(
         _ request: Google_Firestore_V1_DeleteDocumentRequest, context: RequestContext
-    ) throws -> Google_Protobuf_Empty {
+    ) async throws -> Google_Protobuf_Empty {
         let name = try ResourceName.document(request.name)
         let precondition = request.hasCurrentDocument ? try Precondition(proto: request.currentDocument) : .none
-        try store.commit([.delete(name, precondition: precondition)], as: context.identity)
+        try await store.commitWaitingForLocks([.delete(name, precondition: precondition)], as: context.identity)
         return Google_Protobuf_Empty()
     }
 
@@ -71,7 +71,7 @@ extension FirestoreAPI {
     /// in Google's emulator (whose clients use it for the bulk writer and recursive delete).
     func batchWrite(
         _ request: Google_Firestore_V1_BatchWriteRequest, context: RequestContext
-    ) throws -> Google_Firestore_V1_BatchWriteResponse {
+    ) async throws -> Google_Firestore_V1_BatchWriteResponse {
         let database = try ResourceName.database(request.database)
         try FirestoreAPI.requireAdmin(context, for: "Batch writes")
         let writes = try request.writes.map { try Write(proto: $0, in: database) }
@@ -82,7 +82,7 @@ extension FirestoreAPI {
         for write in writes {
             var status = Google_Rpc_Status()
             do {
-                let result = try store.commit([write], as: context.identity)
+                let result = try await store.commitWaitingForLocks([write], as: context.identity)
                 response.writeResults.append(result.writeResults[0].proto)
             } catch {
                 let failure = WireStatus(error)

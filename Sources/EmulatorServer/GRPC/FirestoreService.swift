@@ -37,7 +37,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.ServiceProtocol {
         let path = request.message.parent + "/" + request.message.collectionID
         return await unary(request, "CreateDocument", path: path) {
             try sizeLimit.check(request.message)
-            return try api.createDocument(request.message, context: $0)
+            return try await api.createDocument(request.message, context: $0)
         }
     }
 
@@ -46,14 +46,14 @@ struct FirestoreService: Google_Firestore_V1_Firestore.ServiceProtocol {
     ) async throws -> ServerResponse<Google_Firestore_V1_Document> {
         await unary(request, "UpdateDocument", path: request.message.document.name) {
             try sizeLimit.check(request.message)
-            return try api.updateDocument(request.message, context: $0)
+            return try await api.updateDocument(request.message, context: $0)
         }
     }
 
     func deleteDocument(
         request: ServerRequest<Google_Firestore_V1_DeleteDocumentRequest>, context: ServerContext
     ) async throws -> ServerResponse<Google_Protobuf_Empty> {
-        await unary(request, "DeleteDocument", path: request.message.name) { try api.deleteDocument(request.message, context: $0) }
+        await unary(request, "DeleteDocument", path: request.message.name) { try await api.deleteDocument(request.message, context: $0) }
     }
 
     func batchGetDocuments(
@@ -87,7 +87,7 @@ struct FirestoreService: Google_Firestore_V1_Firestore.ServiceProtocol {
     ) async throws -> ServerResponse<Google_Firestore_V1_BatchWriteResponse> {
         await unary(request, "BatchWrite", path: request.message.database) {
             try sizeLimit.check(request.message)
-            return try api.batchWrite(request.message, context: $0)
+            return try await api.batchWrite(request.message, context: $0)
         }
     }
 

@@ -75,7 +75,7 @@ struct RESTGateway: Sendable {
             message.documentID = try query.string("documentId") ?? ""
             if let mask = query.mask("mask") { message.mask = mask }
             try query.finish()
-            response = .json(try ProtoJSON.encode(try api.createDocument(message, context: context)))
+            response = .json(try ProtoJSON.encode(try await api.createDocument(message, context: context)))
         case .updateDocument(let name):
             var message = Google_Firestore_V1_UpdateDocumentRequest()
             message.document = try ProtoJSON.decode(Google_Firestore_V1_Document.self, from: request.body)
@@ -84,13 +84,13 @@ struct RESTGateway: Sendable {
             if let mask = query.mask("mask") { message.mask = mask }
             if let precondition = try query.precondition() { message.currentDocument = precondition }
             try query.finish()
-            response = .json(try ProtoJSON.encode(try api.updateDocument(message, context: context)))
+            response = .json(try ProtoJSON.encode(try await api.updateDocument(message, context: context)))
         case .deleteDocument(let name):
             var message = Google_Firestore_V1_DeleteDocumentRequest()
             message.name = name
             if let precondition = try query.precondition() { message.currentDocument = precondition }
             try query.finish()
-            response = .json(try ProtoJSON.encode(try api.deleteDocument(message, context: context)))
+            response = .json(try ProtoJSON.encode(try await api.deleteDocument(message, context: context)))
         case .method(let method, let database, let parent):
             try query.finish()
             response = try await respond(toMethod: method, database: database, parent: parent, request.body, context: context)
@@ -116,7 +116,7 @@ struct RESTGateway: Sendable {
         case "batchWrite" where atDatabase:
             var message = try ProtoJSON.decode(Google_Firestore_V1_BatchWriteRequest.self, from: body)
             message.database = database
-            return .json(try ProtoJSON.encode(try api.batchWrite(message, context: context)))
+            return .json(try ProtoJSON.encode(try await api.batchWrite(message, context: context)))
         case "beginTransaction" where atDatabase:
             var message = try ProtoJSON.decode(Google_Firestore_V1_BeginTransactionRequest.self, from: body)
             message.database = database

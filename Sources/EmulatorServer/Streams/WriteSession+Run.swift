@@ -18,7 +18,7 @@ extension WriteSession {
                 switch input {
                 case .request(let request):
                     try sizeLimit.check(request)
-                    try await writer.write(try answer(request))
+                    try await writer.write(try await answer(request))
                     if isClosed { return .closed }
                 case .ended:
                     return .closed

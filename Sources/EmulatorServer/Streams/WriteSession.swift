@@ -52,7 +52,7 @@ struct WriteSession {
     ///
     /// - Throws: `FirestoreError` (the stream then ends with its status): INVALID_ARGUMENT for
     ///   a malformed handshake, a foreign database or token, and the commit's own errors.
-    mutating func answer(_ request: Google_Firestore_V1_WriteRequest) throws -> Google_Firestore_V1_WriteResponse {
+    mutating func answer(_ request: Google_Firestore_V1_WriteRequest) async throws -> Google_Firestore_V1_WriteResponse {
         guard request.streamID.isEmpty else {
             throw FirestoreError.invalidArgument("Resuming streams is not supported, do not set stream ID.")
         }
@@ -79,7 +79,7 @@ struct WriteSession {
                 return response
             }
             let writes = try request.writes.map { try Write(proto: $0, in: database) }
-            let result = try store.commit(writes, as: identity)
+            let result = try await store.commitWaitingForLocks(writes, as: identity)
             state = .open(database: database, issued: issued + 1, acknowledged: acknowledging)
             response.commitTime = result.commitTime.proto
             response.writeResults = result.writeResults.map(\.proto)

@@ -21,6 +21,35 @@ struct AggregationTests {
         return (fields["field_1"], fields["field_2"])
     }
 
+    @Test("rule: sum and avg refuse a projection and any filter on the name (Google's messages); count takes both")
+    func refusedShapes() throws {
+        let fixture = try StoreFixture()
+        try fixture.put(["t/a": ["a": 1, "b": 2]])
+        func error(_ query: Query, _ kind: Aggregation.Kind) -> FirestoreError? {
+            #expect(throws: FirestoreError.self) {
+                try fixture.store.runAggregation(AggregationQuery(query: query, aggregations: [Aggregation(kind)]))
+            }
+        }
+        let b = try FieldPath("b")
+        let outside = error(try fixture.query("t", select: [try FieldPath("a")]), .sum(b))
+        #expect(outside?.code == .invalidArgument)
+        #expect(outside?.message == "The aggregation property b is not present in the base query's property mask.")
+        let inside = error(try fixture.query("t", select: [b]), .average(b))
+        #expect(inside?.message == "Cannot apply property masks when aggregation fields are present.")
+        let a = try fixture.reference("t/a")
+        for filter in [try filter("__name__", .equal, a), try filter("__name__", .in, [a]),
+                       or(try filter("__name__", .equal, a), try filter("a", .equal, 1))] {
+            let named = error(try fixture.query("t", filter: filter), .sum(b))
+            #expect(named?.code == .invalidArgument)
+            #expect(named?.message.hasPrefix("This query requires an index that has fields [b] after __name__") == true)
+        }
+        let counted = try fixture.store.runAggregation(AggregationQuery(
+            query: try fixture.query("t", filter: or(try filter("__name__", .equal, a), try filter("a", .equal, 1)),
+                                     select: [try FieldPath("a")]),
+            aggregations: [Aggregation(.count(upTo: nil))]))
+        #expect(counted.fields["field_1"] == 1)
+    }
+
     @Test("rule: unaliased aggregations are named field_1, field_2, ... counting only the unaliased ones")
     func names() throws {
         let fixture = try StoreFixture()

@@ -12,6 +12,9 @@ import Testing
         #expect(try AuthorizationHeader.parse(nil) == .unauthenticated)
         #expect(try AuthorizationHeader.parse("Bearer owner") == .owner)
         #expect(try AuthorizationHeader.parse("bearer owner") == .owner)
+        // Measured on Google's emulator: `owner` in any case is the owner.
+        #expect(try AuthorizationHeader.parse("Bearer Owner") == .owner)
+        #expect(try AuthorizationHeader.parse("Bearer OWNER") == .owner)
     }
 
     @Test func unsignedTokensBecomeRequestAuth() throws {
@@ -19,8 +22,10 @@ import Testing
         #expect(token == .user(AuthToken(
             uid: "alice",
             claims: ["sub": "alice", "email": "a@example.com", "n": 3, "f": ["x": [1.5]]])))
+        // Measured on Google's emulator: `user_id` without `sub` gives no uid (`request.auth`
+        // set, `request.auth.uid == null`).
         let userID = try AuthorizationHeader.parse(jwt(#"{"user_id":"bob"}"#))
-        #expect(userID == .user(AuthToken(uid: "bob", claims: ["user_id": "bob"])))
+        #expect(userID == .user(AuthToken(uid: nil, claims: ["user_id": "bob"])))
         let noUID = try AuthorizationHeader.parse(jwt(#"{"email":"x"}"#))
         #expect(noUID == .user(AuthToken(uid: nil, claims: ["email": "x"])))
         // Signatures are never checked, as in Google's emulator.

@@ -29,6 +29,27 @@ import Testing
         #expect(try allowed("resource.data.x == null", .unary(try FieldPath("x"), .isNull)))
     }
 
+    /// Measured on Google's emulator (`match /settings/{uid}`, a query by bob): a disjunct
+    /// constraining `__name__` to one document of the collection binds the path variables.
+    @Test func nameEqualityBindsPathVariables() throws {
+        let source = Fixture.rules("    match /settings/{uid} { allow read: if request.auth.uid == uid; }")
+        func decide(_ filter: RulesQuery.Filter?) throws -> Bool {
+            try Fixture.decide(source, Fixture.request(.list, "settings", uid: "bob", query: RulesQuery(filter: filter)))
+                .allowed
+        }
+        let bob = Value.reference(try DocumentName(Fixture.database, "settings/bob"))
+        let alice = Value.reference(try DocumentName(Fixture.database, "settings/alice"))
+        #expect(try decide(F("__name__", .equal, bob)))
+        #expect(try !decide(F("__name__", .equal, alice)))
+        #expect(try decide(F("__name__", .in, [bob])))
+        #expect(try !decide(F("__name__", .in, [bob, alice])))
+        #expect(try decide(.and([F("__name__", .equal, bob), F("x", .equal, 1)])))
+        #expect(try !decide(.or([F("__name__", .equal, bob), F("x", .equal, 1)])), "the other disjunct binds nothing")
+        #expect(try !decide(nil))
+        let nested = Value.reference(try DocumentName(Fixture.database, "users/bob/settings/bob"))
+        #expect(try !decide(F("__name__", .equal, nested)), "a document of another collection binds nothing")
+    }
+
     @Test func ownerRules() throws {
         let rule = "resource.data.owner == request.auth.uid"
         #expect(try allowed(rule, F("owner", .equal, "alice")))

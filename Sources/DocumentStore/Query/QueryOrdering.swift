@@ -10,8 +10,9 @@ struct QueryOrdering: Sendable {
     /// take the direction of the last explicit one (ascending without one). Measured on
     /// Google's emulator: an explicit order may come before the inequality fields, several
     /// inequality fields are allowed, no order may follow `__name__`, implicit ones included,
-    /// and aggregated fields cannot be ordered when the name is (explicitly, by an inequality on
-    /// it, or by the parent of a collection-group query, `keyConstrained`).
+    /// and aggregated fields cannot be ordered when the name is (explicitly, by any filter on it,
+    /// even an equality or one branch of an `OR`, or by the parent of a collection-group query,
+    /// `keyConstrained`).
     static func orders(
         explicit: [Order], predicates: [QueryPredicate], aggregated: [FieldPath] = [], keyConstrained: Bool = false
     ) throws -> [Order] {
@@ -32,8 +33,7 @@ struct QueryOrdering: Sendable {
             throw FirestoreError.invalidArgument("order by clause cannot contain more fields after the key")
         }
         let summed = Set(aggregated).subtracting(seen).subtracting(inequalities).sorted()
-        let nameOrdered = seen.contains(.documentName) || keyConstrained
-            || predicates.contains { $0.isOnName && $0.isInequality }
+        let nameOrdered = seen.contains(.documentName) || keyConstrained || predicates.contains(where: \.isOnName)
         if nameOrdered, !summed.isEmpty {
             let names = summed.map { $0.segments.joined(separator: ".") }.joined(separator: ", ")
             throw FirestoreError.invalidArgument(

@@ -18,6 +18,14 @@ enum QueryValidator {
         guard structured.offset >= 0 else { throw FirestoreError.invalidArgument("offset is negative") }
         let scope = try validatedScope(query)
         for path in structured.select ?? [] { try validateFieldPath(path) }
+        if let select = structured.select, !aggregated.isEmpty {
+            // Measured on Google's emulator: sum and avg refuse any projection.
+            if let missing = aggregated.first(where: { !select.contains($0) }) {
+                throw FirestoreError.invalidArgument(
+                    "The aggregation property \(missing) is not present in the base query's property mask.")
+            }
+            throw FirestoreError.invalidArgument("Cannot apply property masks when aggregation fields are present.")
+        }
         let filter = try structured.filter.map { try compile($0, database: query.database) }
         let conjunctions = try filter.map(FilterNormalForm.conjunctions) ?? [[]]
         let predicates = filter?.predicates ?? []

@@ -4,10 +4,12 @@ import Foundation
 /// Reads the `Authorization` header the way Google's Firestore emulator does.
 ///
 /// - No header: unauthenticated.
-/// - `Bearer owner` (the scheme in any case): the owner, an administrator.
+/// - `Bearer owner` (the scheme and `owner` in any case): the owner, an administrator.
 /// - `Bearer <jwt>`: three dot-separated base64url parts (the signature may be empty and is
 ///   never checked, nor is the header's `alg`) whose header and payload are JSON objects; the
-///   payload's claims become `request.auth.token` and its `sub` (else `user_id`) the uid.
+///   payload's claims become `request.auth.token` and its `sub` the uid. A token without
+///   `sub` (even with `user_id`) is a user without a uid: `request.auth` is set and
+///   `request.auth.uid` is null, as Google's emulator has it.
 ///
 /// Anything else is refused with INVALID_ARGUMENT `invalid jwt`, as the emulator answers; it
 /// never answers UNAUTHENTICATED, on which the official clients retry in a tight loop. (For a
@@ -23,7 +25,7 @@ enum AuthorizationHeader {
                 "invalid authorization header: expected \"Bearer owner\" or \"Bearer <JWT>\"")
         }
         let token = parts[1]
-        if token == "owner" { return .owner }
+        if token.lowercased() == "owner" { return .owner }
         return .user(try decodeJWT(token))
     }
 
@@ -35,10 +37,7 @@ enum AuthorizationHeader {
         else { throw invalid }
         var claims = MapValue()
         for member in members { claims[member.key] = claimValue(member.value) }
-        let uid = [payload["sub"], payload["user_id"]].lazy.compactMap { claim -> String? in
-            if case .string(let text)? = claim { return text }
-            return nil
-        }.first
+        guard case .string(let uid)? = payload["sub"] else { return AuthToken(uid: nil, claims: claims) }
         return AuthToken(uid: uid, claims: claims)
     }
 

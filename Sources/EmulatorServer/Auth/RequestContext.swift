@@ -44,7 +44,7 @@ public struct RequestContext: Sendable, Hashable {
 
 /// The claims of a user's ID token, as security rules see them in `request.auth`.
 public struct AuthToken: Sendable, Hashable {
-    /// `request.auth.uid`: the token's `sub` claim, else its `user_id` claim.
+    /// `request.auth.uid`: the token's `sub` claim (`nil` without one, even with `user_id`).
     public let uid: String?
     /// `request.auth.token`: every claim of the token's payload.
     public let claims: MapValue

@@ -50,8 +50,19 @@ final class Evaluator: Sendable {
             var evaluations: [RuleEvaluation] = []
             var allowed = true
             for disjunct in QueryConstraints.disjuncts(of: request.pointee.query?.filter) {
-                let prepared = PreparedRequest(borrowing: request, listConstraints: disjunct)
-                let decision = run(candidates, prepared, access, source, buffer) { access = $0 }
+                let decision: RulesDecision
+                if let bound = Evaluator.boundDocument(of: disjunct, in: request.pointee) {
+                    // Measured on Google's emulator: a disjunct that names one document of the
+                    // queried collection (`__name__ ==`, or an `in` value) binds the match's
+                    // path variables to that document.
+                    decision = withUnsafePointer(to: bound) { bound in
+                        run(self.candidates(for: bound.pointee, namingDocument: true), PreparedRequest(borrowing: bound, listConstraints: disjunct),
+                            access, source, buffer) { access = $0 }
+                    }
+                } else {
+                    let prepared = PreparedRequest(borrowing: request, listConstraints: disjunct)
+                    decision = run(candidates, prepared, access, source, buffer) { access = $0 }
+                }
                 if !decision.allowed {
                     allowed = false
                     evaluations += decision.evaluations
@@ -61,11 +72,29 @@ final class Evaluator: Sendable {
         }
     }
 
+    /// The list request `request` with its path narrowed to the one document `disjunct`
+    /// constrains `__name__` to, when that document lies directly in the queried collection.
+    static func boundDocument(of disjunct: QueryConstraints, in request: RulesRequest) -> RulesRequest? {
+        guard request.query?.collectionGroup != true, case .path(let name)? = disjunct.fields[["__name__"]]?.equal
+        else { return nil }
+        let prefix = ["databases", request.database.database, "documents"]
+        guard name.segments.count == prefix.count + request.path.segments.count + 1,
+            Array(name.segments.prefix(prefix.count)) == prefix,
+            Array(name.segments.dropFirst(prefix.count).dropLast()) == request.path.segments,
+            let path = try? ResourcePath(segments: Array(name.segments.dropFirst(prefix.count)))
+        else { return nil }
+        var bound = request
+        bound.path = path
+        return bound
+    }
+
     /// The allow statements for a request's method in the match blocks matching its path, in
     /// source order, with their path variables.
-    func candidates(for request: RulesRequest) -> [Candidate] {
+    /// With `namingDocument`, a `list` request's path is a document's (see `boundDocument`).
+    func candidates(for request: RulesRequest, namingDocument: Bool = false) -> [Candidate] {
         let matcher = PathMatcher(
-            database: request.database.database, path: request.path.segments, method: request.method,
+            database: request.database.database, path: request.path.segments,
+            method: namingDocument ? .get : request.method,
             collectionGroup: request.method == .list && request.query?.collectionGroup == true,
             version: ruleset.version)
         let wanted = MethodSet(request.method)

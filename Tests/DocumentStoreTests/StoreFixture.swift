@@ -18,7 +18,12 @@ final class StoreFixture {
         folder = NSTemporaryDirectory() + "hearth-store-tests-" + UUID().uuidString
         clock = ManualWallClock(StoreFixture.start)
         var configuration = StoreFixture.configuration(clock, retentionSeconds)
-        if systemClock { configuration.clock = SystemWallClock() }
+        if systemClock {
+            configuration.clock = SystemWallClock()
+            // Idle expiry is tested on the manual clock; on the system clock a test starved of
+            // threads by the parallel suite must not see its transactions expire.
+            configuration.transactionIdleSeconds = 3600
+        }
         configuration.transactionLockWaitSeconds = lockWaitSeconds
         store = try DocumentStore(path: folder, configuration: configuration)
         database = try DatabaseID(project: "demo-test")

@@ -210,7 +210,7 @@ struct TransactionTests {
 
     @Test("a plain write into a queried range waits for the transaction's commit; one outside the range does not")
     func plainWriteWaitsForRange() async throws {
-        let fixture = try StoreFixture(systemClock: true)
+        let fixture = try StoreFixture(systemClock: true, lockWaitSeconds: 60)
         let store = fixture.store
         let named = try fixture.query("users", filter: try filter("username", .equal, "x"))
         let transaction = try store.beginTransaction()
@@ -243,6 +243,41 @@ struct TransactionTests {
         #expect(error?.code == .aborted)
         #expect(error?.message.contains("Transaction lock timeout") == true, "\(error?.message ?? "")")
         store.rollback(transaction)
+    }
+
+    @Test("range locks follow the query: composite filters, in, array-contains-any, collection groups, cursors")
+    func rangeShapes() async throws {
+        let fixture = try StoreFixture(systemClock: true, lockWaitSeconds: 0.2)
+        let store = fixture.store
+        try fixture.put(["c/start": ["n": 5]])
+        // (query, a document inside its range, one outside)
+        let cases: [(Query, String, MapValue, String, MapValue)] = [
+            (try fixture.query("c", filter: and(try filter("a", .equal, 1), try filter("b", .greaterThan, 2))),
+             "c/in1", ["a": 1, "b": 3], "c/out1", ["a": 1, "b": 2]),
+            (try fixture.query("c", filter: or(try filter("a", .equal, 1), try filter("b", .equal, 2))),
+             "c/in2", ["b": 2], "c/out2", ["a": 2, "b": 3]),
+            (try fixture.query("c", filter: try filter("tag", .in, ["x", "y"])), "c/in3", ["tag": "y"], "c/out3", ["tag": "z"]),
+            (try fixture.query("c", filter: try filter("tags", .arrayContainsAny, ["x"])),
+             "c/in4", ["tags": ["w", "x"]], "c/out4", ["tags": ["w"]]),
+            (try fixture.query("g", group: true, filter: try filter("k", .equal, 1)),
+             "a/b/g/in5", ["k": 1], "a/b/h/out5", ["k": 1]),
+            (try fixture.query("c", orderBy: [try asc("n")], startAt: QueryCursor(values: [5], before: false)),
+             "c/in6", ["n": 6], "c/out6", ["n": 4]),
+            (try fixture.query("c", filter: try filter("m", .greaterThanOrEqual, 0), orderBy: [try asc("m")],
+                               endAt: QueryCursor(values: [10], before: false)),
+             "c/in7", ["m": 10], "c/out7", ["m": 11]),
+        ]
+        for (index, (query, inside, insideFields, outside, outsideFields)) in cases.enumerated() {
+            let transaction = try store.beginTransaction()
+            _ = try await store.runQuery(query, transaction: transaction)
+            try await store.commitWaitingForLocks([.set(try fixture.name(outside), fields: outsideFields)])
+            let error = await #expect(throws: FirestoreError.self, "case \(index): a write into the range waits") {
+                try await store.commitWaitingForLocks([.set(try fixture.name(inside), fields: insideFields)])
+            }
+            #expect(error?.code == .aborted, "case \(index)")
+            store.rollback(transaction)
+            try await store.commitWaitingForLocks([.set(try fixture.name(inside), fields: insideFields)])
+        }
     }
 
     @Test("queries and aggregations in read-write and read-only transactions work on a fresh store and after the retention window")

@@ -187,8 +187,8 @@ extension ByteSink {
             appendPath(name.path)
         case .geoPoint(let point):
             appendByte(0x28)
-            appendOrderedDouble(point.latitude)
-            appendOrderedDouble(point.longitude)
+            appendOrderedDouble(point.latitude, keepingZeroSign: true)
+            appendOrderedDouble(point.longitude, keepingZeroSign: true)
         case .array(let elements):
             appendByte(0x2D)
             for element in elements { appendValue(element) }
@@ -226,9 +226,10 @@ extension ByteSink {
         appendByte(UInt8(remainder & 0xFF))
     }
 
-    /// A double's bits arranged so that bytewise order is numeric order (`-0.0` as `0.0`).
-    @inlinable mutating func appendOrderedDouble(_ double: Double) {
-        let normalized = double == 0 ? 0.0 : double
+    /// A double's bits arranged so that bytewise order is numeric order (`-0.0` as `0.0`, or
+    /// just before it with `keepingZeroSign`, as geo point coordinates order).
+    @inlinable mutating func appendOrderedDouble(_ double: Double, keepingZeroSign: Bool = false) {
+        let normalized = double == 0 && !keepingZeroSign ? 0.0 : double
         let bits = normalized.bitPattern
         appendUInt64(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63))
     }

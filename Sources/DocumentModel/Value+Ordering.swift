@@ -27,8 +27,8 @@ extension Value: Comparable, Hashable {
         case (.bytes(let left), .bytes(let right)): return compareSequences(left, right) { sign($0, $1) }
         case (.reference(let left), .reference(let right)): return left == right ? 0 : (left < right ? -1 : 1)
         case (.geoPoint(let left), .geoPoint(let right)):
-            let latitude = compareDoubles(left.latitude, right.latitude)
-            return latitude != 0 ? latitude : compareDoubles(left.longitude, right.longitude)
+            let latitude = compareSignedZeros(left.latitude, right.latitude)
+            return latitude != 0 ? latitude : compareSignedZeros(left.longitude, right.longitude)
         case (.array(let left), .array(let right)): return compareSequences(left, right, by: compare)
         case (.map(let left), .map(let right)):
             if leftType == 9 { return compareVectors(left, right) }
@@ -87,6 +87,14 @@ extension Value: Comparable, Hashable {
         if lhs.isNaN { return rhs.isNaN ? 0 : -1 }
         if rhs.isNaN { return 1 }
         return sign(lhs, rhs)
+    }
+
+    /// Doubles with `-0.0` before `0.0`: how Google's emulator compares the coordinates of geo
+    /// points (measured: ordering, `==`, `in` and cursors tell `GeoPoint(-0.0, 1)` from
+    /// `GeoPoint(0.0, 1)`, unlike numbers). Coordinates are never NaN.
+    static func compareSignedZeros(_ lhs: Double, _ rhs: Double) -> Int {
+        if lhs == 0, rhs == 0, lhs.sign != rhs.sign { return lhs.sign == .minus ? -1 : 1 }
+        return compareDoubles(lhs, rhs)
     }
 
     /// An integer against a double, exactly.

@@ -24,9 +24,11 @@ public final class DocumentStore: Sendable {
     /// index; format 3 shortened its keys (a collection group id instead of the project,
     /// database and group names); format 4 encodes numeric document ids (`__id<int64>__`) as
     /// numbers in every path, so they sort first; format 5 drops the index entry per document
-    /// (one LevelDB entry less per create). An older folder is upgraded when it is opened: its
-    /// document keys are moved and its index rebuilt (see `IndexRebuild`).
-    public static let formatVersion: UInt64 = 5
+    /// (one LevelDB entry less per create); format 6 keeps the sign of a zero coordinate in the
+    /// index keys of geo points (`GeoPoint(-0.0, x)` orders before `GeoPoint(0.0, x)`). An older
+    /// folder is upgraded when it is opened: its document keys are moved and its index rebuilt
+    /// (see `IndexRebuild`).
+    public static let formatVersion: UInt64 = 6
 
     let database: Database
     let configuration: StoreConfiguration

@@ -128,9 +128,9 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
 
     @Test func geoPointsByLatitudeThenLongitude() {
         expectStrictlyIncreasing([
-            geoPoint(-90, 180), geoPoint(0, -180), geoPoint(0, 0), geoPoint(0, 1), geoPoint(1, -180),
+            geoPoint(-90, 180), geoPoint(-0.0, 0), geoPoint(0, -180), geoPoint(0, -0.0), geoPoint(0, 0),
+            geoPoint(0, 1), geoPoint(1, -180),
         ])
-        expectEqual(geoPoint(-0.0, 0), geoPoint(0, -0.0))
     }
 
     @Test func geoPointRangeIsValidated() {
@@ -185,7 +185,7 @@ private func expectEqual(_ left: Value, _ right: Value, sourceLocation: SourceLo
         let pairs: [(Value, Value)] = [
             (1, 1.0), (0, -0.0), (.double(.nan), .double(-.nan)), (.integer(1 << 53), .double(0x1p53)),
             (.integer(Int64.min), .double(-0x1p63)), ([1, ["a": 2]], [1.0, ["a": 2.0]]),
-            (["k": [0]], ["k": [-0.0]]), ("é", "é"), (geoPoint(0, -0.0), geoPoint(-0.0, 0)),
+            (["k": [0]], ["k": [-0.0]]), ("é", "é"),
         ]
         for (left, right) in pairs { expectEqual(left, right) }
         #expect(Set<Value>([1, 1.0, 2, 2.0, .double(.nan), .double(-.nan)]).count == 3)

@@ -121,6 +121,45 @@ struct IndexTests {
         ])
     }
 
+    @Test("index: geo points keep the sign of a zero coordinate (format 6); a format-5 index is rebuilt on open")
+    func geoPointSignedZeros() throws {
+        let fixture = try StoreFixture()
+        let negative = Value.geoPoint(try GeoPoint(latitude: -0.0, longitude: 1))
+        let positive = Value.geoPoint(try GeoPoint(latitude: 0.0, longitude: 1))
+        try fixture.put(["g/neg": ["g": negative], "g/pos": ["g": positive],
+                         "g/lngneg": ["g": .geoPoint(try GeoPoint(latitude: 1, longitude: -0.0))],
+                         "g/lngpos": ["g": .geoPoint(try GeoPoint(latitude: 1, longitude: 0.0))]])
+        func check() throws {
+            // Measured on Google's emulator: -0.0 orders before 0.0 inside geo points, and
+            // equality, `in`, ranges and cursors tell them apart.
+            #expect(try fixture.ids(fixture.query("g", orderBy: [try asc("g")])) == ["neg", "pos", "lngneg", "lngpos"])
+            #expect(try fixture.ids(fixture.query("g", filter: filter("g", .equal, negative))) == ["neg"])
+            #expect(try fixture.ids(fixture.query("g", filter: filter("g", .in, [positive]))) == ["pos"])
+            #expect(try fixture.ids(fixture.query("g", filter: filter("g", .greaterThan, negative))) == ["pos", "lngneg", "lngpos"])
+            #expect(try fixture.ids(fixture.query("g", filter: filter("g", .notEqual, positive))) == ["neg", "lngneg", "lngpos"])
+            #expect(try fixture.ids(fixture.query(
+                "g", orderBy: [try asc("g")], startAt: QueryCursor(values: [negative], before: false))) == ["pos", "lngneg", "lngpos"])
+        }
+        try check()
+        // Make it a format-5 store, whose geo keys wrote -0.0 as 0.0.
+        let folder = fixture.folder
+        try fixture.store.close()
+        let raw = try Database(path: folder)
+        let negativeZero: [UInt8] = [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let positiveZero: [UInt8] = [0x80, 0, 0, 0, 0, 0, 0, 0]
+        for (key, value) in raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]) {
+            guard let start = (0...(key.count - 8)).first(where: { Array(key[$0..<($0 + 8)]) == negativeZero }) else { continue }
+            try raw.delete(key)
+            try raw.put(Array(key[..<start]) + positiveZero + Array(key[(start + 8)...]), value)
+        }
+        var format = OrderedKey()
+        format.appendUInt64(5)
+        try raw.put(StorageKeys.metadata(.formatVersion), format.bytes)
+        try raw.close()
+        try fixture.reopen()
+        try check()
+    }
+
     @Test("index: a store of format 4 (an index entry per document) loses those entries when opened")
     func upgradeFromFormatFour() throws {
         let fixture = try StoreFixture()

@@ -1,7 +1,8 @@
 """A list-append serializability checker in the style of Jepsen's Elle, through the official
 google-cloud-firestore client.
 
-Client threads run random transactions over a few groups of keys. Each key is a document
+Client threads run random transactions over a few groups of keys (fresh groups every two
+seconds, so that keys keep being created). Each key is a document
 `{"g": group, "items": [...]}`; a transaction reads some keys, or queries a whole group
 (`g == G`, a range read that also sees which keys do not exist yet), then appends a unique
 value to one or two keys (creating a key is appending its first value). Each append writes the
@@ -30,6 +31,9 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 GROUPS = 3
 KEYS_PER_GROUP = 6
+# Every few seconds the transactions move on to fresh groups, so that keys keep being created
+# (inserts are where phantoms happen) for the whole run.
+GROUP_SECONDS = 2.0
 
 
 def key_name(group, key):
@@ -69,7 +73,8 @@ def run_workload(project, collection_name, threads, seconds, seed=None):
     history = History()
     values = itertools.count(1)
     values_lock = threading.Lock()
-    stop_at = time.monotonic() + seconds
+    started = time.monotonic()
+    stop_at = started + seconds
 
     def next_value():
         with values_lock:
@@ -82,6 +87,8 @@ def run_workload(project, collection_name, threads, seconds, seed=None):
         while time.monotonic() < stop_at:
             attempt = {}
 
+            epoch = int((time.monotonic() - started) / GROUP_SECONDS) * GROUPS
+
             @firestore.transactional
             def body(transaction):
                 history.count_attempt()
@@ -90,7 +97,7 @@ def run_workload(project, collection_name, threads, seconds, seed=None):
                 attempt["appends"] = appends
                 attempt.setdefault("all", set())
                 if rng.random() < 0.35:
-                    group = rng.randrange(GROUPS)
+                    group = epoch + rng.randrange(GROUPS)
                     query = collection.where(filter=FieldFilter("g", "==", group))
                     found = {snapshot.id: list(snapshot.get("items")) for snapshot in query.stream(transaction=transaction)}
                     for key in range(KEYS_PER_GROUP):
@@ -99,7 +106,8 @@ def run_workload(project, collection_name, threads, seconds, seed=None):
                     targets = [key_name(group, rng.randrange(KEYS_PER_GROUP))]
                     observed = reads
                 else:
-                    names = {key_name(rng.randrange(GROUPS), rng.randrange(KEYS_PER_GROUP)) for _ in range(rng.randint(1, 3))}
+                    names = {key_name(epoch + rng.randrange(GROUPS), rng.randrange(KEYS_PER_GROUP))
+                             for _ in range(rng.randint(1, 3))}
                     snapshots = list(transaction.get_all([collection.document(name) for name in sorted(names)]))
                     for snapshot in snapshots:
                         reads[snapshot.id] = list(snapshot.get("items")) if snapshot.exists else []

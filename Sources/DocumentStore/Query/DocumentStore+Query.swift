@@ -25,7 +25,7 @@ extension DocumentStore {
     ///   `.failedPrecondition` or `.invalidArgument` for a read time out of the retention window.
     public func runQuery(_ query: Query, readTime: Timestamp? = nil) throws -> QueryResult {
         let prepared = try QueryValidator.prepare(query)
-        return try withSnapshotReader(query.database, readTime: readTime) { reader in
+        return try withSnapshotReader(query.database, readTime: readTime, reading: query.rangeDescription) { reader in
             let planned = try QueryPlanner(query: prepared, reader: reader).plan()
             var documents: [Document] = []
             try QueryExecutor(query: prepared, reader: reader, planned: planned).run { document in
@@ -39,18 +39,19 @@ extension DocumentStore {
     /// The plan `runQuery` would follow for `query` now (or at `readTime`); see `QueryPlanner`.
     public func explain(_ query: Query, readTime: Timestamp? = nil) throws -> QueryPlan {
         let prepared = try QueryValidator.prepare(query)
-        return try withSnapshotReader(query.database, readTime: readTime) { reader in
+        return try withSnapshotReader(query.database, readTime: readTime, reading: query.rangeDescription) { reader in
             try QueryPlanner(query: prepared, reader: reader).plan().description
         }
     }
 
     /// Runs `body` with a consistent view of the store at `readTime` (validated as for every
-    /// read), mapping LevelDB failures.
+    /// read), mapping LevelDB failures; damage names `what` was being read.
     func withSnapshotReader<R>(
-        _ databaseID: DatabaseID, readTime: Timestamp?, _ body: (SnapshotReader) throws -> R
+        _ databaseID: DatabaseID, readTime: Timestamp?, reading what: @autoclosure () -> String,
+        _ body: (SnapshotReader) throws -> R
     ) throws -> R {
         let requested = try readTime.map { _ in try readVersion(for: readTime) }
-        return try DocumentStore.mapLevelDBErrors {
+        return try mapLevelDBErrors(reading: what()) {
             let (snapshot, version) = try versionedSnapshot()
             return try body(
                 SnapshotReader(
@@ -71,5 +72,15 @@ enum Projection {
             if let value = document.fields.value(at: path) { projected.fields.setValue(value, at: path) }
         }
         return projected
+    }
+}
+
+extension Query {
+    /// What the query reads, for messages: `The query of collection 'users/alice/posts'`.
+    var rangeDescription: String {
+        let parentPath = parent.segments.isEmpty ? "" : "\(parent)/"
+        return structured.from.allDescendants
+            ? "The query of collection group '\(structured.from.collectionID)' under '\(parent)'"
+            : "The query of collection '\(parentPath)\(structured.from.collectionID)'"
     }
 }

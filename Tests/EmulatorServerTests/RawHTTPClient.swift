@@ -36,7 +36,7 @@ struct RawHTTPClient: Sendable {
     /// Sends `bytes` and returns everything the server sends back before it closes the
     /// connection or what it sent so far satisfies `until` (or throws once `timeout` seconds pass).
     func exchange(
-        _ bytes: [UInt8], timeout: Double = 10, until: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
+        _ bytes: [UInt8], timeout: Double = 60, until: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
     ) async throws -> [UInt8] {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: address.host, port: address.port) { channel in

@@ -28,7 +28,8 @@ extension DocumentStore {
     /// ```
     ///
     /// - Throws: `FirestoreError` with `.notFound` when there is no folder, `.alreadyExists`
-    ///   when `backup` exists, `.failedPrecondition` when another process uses the store.
+    ///   when `backup` exists, `.failedPrecondition` when the store is open (in this process or
+    ///   another); nothing is changed then.
     public static func repair(path: String, backup: String) throws -> StoreRepairReport {
         let files = FileManager.default
         guard files.fileExists(atPath: path) else { throw FirestoreError(.notFound, "There is no data folder '\(path)'") }
@@ -41,11 +42,19 @@ extension DocumentStore {
             // LevelDB's repair reads write-ahead logs without checksums, so a damaged record could
             // come back as a wrong document. An open without paranoid checks replays the logs
             // first, verifying each record's checksum and dropping the damaged ones.
+            // It also takes the folder's lock: LevelDB's repair does not, and must never run on
+            // a folder a server has open.
             var lenient = OpenOptions()
             lenient.paranoidChecks = false
             lenient.createIfMissing = false
-            if (try? Database(path: path, options: lenient).close()) != nil {
+            do {
+                try Database(path: path, options: lenient).close()
                 report.levelDBNotes += levelDBNotes(in: path)
+            } catch let error as LevelDBError where error.code == .databaseInUse {
+                try? files.removeItem(atPath: backup)
+                throw FirestoreError(.failedPrecondition, "\(error.message); stop it before repairing the folder")
+            } catch {
+                // Damage the lenient open cannot pass (a manifest, a missing CURRENT): the repair handles it.
             }
             try Database.repair(path: path)
             report.levelDBNotes += levelDBNotes(in: path)

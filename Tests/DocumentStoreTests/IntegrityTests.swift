@@ -115,4 +115,42 @@ struct IntegrityTests {
             return error.code == .dataLoss && error.message.contains(manifest)
         }
     }
+
+    @Test("Repair refuses a folder that a store has open, and leaves no copy")
+    func repairRefusesAnOpenFolder() throws {
+        let (folder, _) = try FolderDamage.storeWithDocuments(10)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try open(folder)
+        defer { try? store.close() }
+        let backup = folder + ".before-repair"
+        defer { try? FileManager.default.removeItem(atPath: backup) }
+        #expect {
+            _ = try DocumentStore.repair(path: folder, backup: backup)
+        } throws: { error in
+            (error as? FirestoreError)?.code == .failedPrecondition
+        }
+        #expect(!FileManager.default.fileExists(atPath: backup))
+    }
+
+    @Test("Repair of a folder whose table lost a block keeps the rest and names the lost documents")
+    func repairListsLostDocuments() throws {
+        let (folder, database) = try FolderDamage.storeWithDocuments(Self.documentCount)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let table = try #require(try FolderDamage.largestFile(in: folder, endingWith: ".ldb"))
+        try FolderDamage.flipBytes(in: table, at: try FolderDamage.size(table) / 4, count: 64)
+        let backup = folder + ".before-repair"
+        defer { try? FileManager.default.removeItem(atPath: backup) }
+
+        let report = try DocumentStore.repair(path: folder, backup: backup)
+        #expect(!report.documentsLost.isEmpty)
+        #expect(report.documentsKept + report.documentsLost.count == Self.documentCount)
+        let store = try open(folder)
+        defer { try? store.close() }
+        for lost in report.documentsLost { #expect(try store.document(lost) == nil) }
+        let query = Query(
+            database: database, parent: try ResourcePath(""),
+            structured: StructuredQuery(from: CollectionSelector(collectionID: "items")))
+        #expect(try store.runQuery(query).documents.count == report.documentsKept)
+        #expect(try DocumentStore.check(path: backup).isDamaged)
+    }
 }

@@ -37,7 +37,7 @@ extension DocumentStore {
             throw FirestoreError.invalidArgument("'\(collection)' is not a collection path")
         }
         let version = try readVersion(for: readTime)
-        return try DocumentStore.mapLevelDBErrors {
+        return try mapLevelDBErrors(reading: "The documents of collection '\(collection)'") {
             let reader = LazyCursor(database)
             let cursor = try reader.cursor()
             let prefix = StorageKeys.subtreePrefix(databaseID, collection)
@@ -106,22 +106,26 @@ extension DocumentStore {
         // The key of `version` is the document's versions prefix and 8 version bytes; the
         // newest version at or before it is the first key at or after it with that prefix.
         guard keyPrefix.withUnsafeBytes({ presence.mayContain(keyPrefix: $0) }) else { return nil }
-        let key = keyPrefix + StorageKeys.descending(version)
-        let prefixCount = keyPrefix.count
-        let cursor = try lazy.cursor()
-        cursor.seek(to: key)
-        guard cursor.isValid, cursor.withKey({ found in
-            key.withUnsafeBytes { wanted in
-                found.count >= prefixCount
-                    && compareBytes(
-                        UnsafeRawBufferPointer(rebasing: found.prefix(prefixCount)),
-                        UnsafeRawBufferPointer(rebasing: wanted.prefix(prefixCount))) == 0
+        return try mapLevelDBErrors(reading: "Document '\(name.path)'") {
+            let key = keyPrefix + StorageKeys.descending(version)
+            let prefixCount = keyPrefix.count
+            let cursor = try lazy.cursor()
+            cursor.seek(to: key)
+            // A damaged block makes the cursor skip to the next readable one and records the
+            // error, so the error is checked whenever the cursor is not on this document.
+            guard cursor.isValid, cursor.withKey({ found in
+                key.withUnsafeBytes { wanted in
+                    found.count >= prefixCount
+                        && compareBytes(
+                            UnsafeRawBufferPointer(rebasing: found.prefix(prefixCount)),
+                            UnsafeRawBufferPointer(rebasing: wanted.prefix(prefixCount))) == 0
+                }
+            })
+            else {
+                try cursor.checkError()
+                return nil
             }
-        })
-        else {
-            try cursor.checkError()
-            return nil
+            return try cursor.withValue { try StoredVersion.decode($0, name: name) }
         }
-        return try cursor.withValue { try StoredVersion.decode($0, name: name) }
     }
 }

@@ -65,11 +65,11 @@ extension DocumentStore {
         let result: (readTime: Timestamp, documents: [Document])
         switch try transactions.mode(of: transaction) {
         case .readOnly(let version):
-            result = try run(prepared, in: query.database, version: version)
+            result = try run(prepared, of: query, version: version)
         case .readWrite:
             let range = transactions.lockRange(
                 RangeLock(query: prepared, summary: RangeLock.summary(of: query)), for: transaction)
-            result = try run(prepared, in: query.database, version: nil)
+            result = try run(prepared, of: query, version: nil)
             if let range { transactions.boundRange(range, byResults: result.documents, for: transaction) }
             try await lockForTransaction(result.documents, transaction: transaction)
         }

@@ -52,16 +52,17 @@ public final class DocumentStore: Sendable {
     /// The data folder.
     public var path: String { database.path }
 
-    /// Opens (creating if needed) the store in the folder `path`.
+    /// Opens the store in the folder `path`, creating it if the folder is absent or empty.
     ///
     /// - Throws: `FirestoreError` with `.failedPrecondition` when the folder is used by another
-    ///   process or was written by a newer Hearth, `.dataLoss` when it is corrupt.
+    ///   process or was written by a newer Hearth, `.dataLoss` naming the damaged file when it
+    ///   is corrupt or holds LevelDB files without their `CURRENT` file.
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try DataFolder.prepare(path)
         do {
             database = try Database(path: path, options: configuration.levelDB)
         } catch let error as LevelDBError {
-            throw DocumentStore.storeError(error)
+            throw DataFolder.openError(error, path: path)
         }
         self.configuration = configuration
         let (lastVersion, indexGroups) = try DocumentStore.prepareMetadata(database)
@@ -189,6 +190,21 @@ public final class DocumentStore: Sendable {
     /// Runs `body`, reporting LevelDB failures as `FirestoreError`s.
     static func mapLevelDBErrors<R>(_ body: () throws -> R) throws -> R {
         do { return try body() } catch let error as LevelDBError { throw storeError(error) }
+    }
+
+    /// Runs `body`, reporting LevelDB failures as `FirestoreError`s; damage (`.dataLoss`) names
+    /// `what` was being read, such as a document or a query's collection.
+    func mapLevelDBErrors<R>(reading what: @autoclosure () -> String, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as LevelDBError where error.code == .corruption {
+            throw FirestoreError(
+                .dataLoss,
+                "\(what()) cannot be read: data folder '\(path)' is damaged (LevelDB: \(error.message)). "
+                    + "\(DataFolder.advice).")
+        } catch let error as LevelDBError {
+            throw DocumentStore.storeError(error)
+        }
     }
 
     private func startCollector(every interval: Double) {

@@ -32,6 +32,9 @@ public final class EmulatorServer: Sendable {
     public let rules: ProjectRules
     /// Why `configuration.rules` did not load, if it did not: the server then never listens.
     private let rulesFailure: RulesCompilationError?
+    /// The streams one HTTP/2 connection may have open at once, announced to clients as
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS`.
+    public static let maxConcurrentStreams = 10_000
     private let transport: HTTP2ServerTransport.Custom<OnePortListenerFactory>
     private let grpcServer: GRPCServer<HTTP2ServerTransport.Custom<OnePortListenerFactory>>
 
@@ -57,6 +60,9 @@ public final class EmulatorServer: Sendable {
             makeRESTHandler: { RESTChannelHandler(gateway: gateway, sizeLimit: sizeLimit) })
         var transportConfig = HTTP2ServerTransport.Custom<OnePortListenerFactory>.Config.defaults
         transportConfig.rpc.maxRequestPayloadSize = sizeLimit.transportLimit
+        // Announced in SETTINGS: the SDKs multiplex all of an app's listeners and calls on one
+        // connection (swift-nio-http2 otherwise enforces 100 without announcing it).
+        transportConfig.http2.maxConcurrentStreams = EmulatorServer.maxConcurrentStreams
         // The official clients may ping idle connections; answering them is cheap on loopback.
         transportConfig.connection.keepalive.clientBehavior = .init(
             minPingIntervalWithoutCalls: .seconds(5), allowWithoutCalls: true)

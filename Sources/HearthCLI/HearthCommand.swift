@@ -18,7 +18,7 @@ struct HearthCommand: AsyncParsableCommand {
             """,
         subcommands: [
             InfoCommand.self, StartCommand.self, ExecCommand.self, GetCommand.self, SetCommand.self, DeleteCommand.self,
-            ListCommand.self, RulesCommand.self,
+            ListCommand.self, RulesCommand.self, CheckCommand.self, RepairCommand.self,
         ],
         defaultSubcommand: InfoCommand.self
     )

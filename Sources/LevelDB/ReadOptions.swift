@@ -4,12 +4,13 @@ internal import CLevelDB
 public struct ReadOptions: Sendable {
     /// Read the database as it was when this snapshot was taken, or the latest state if `nil`.
     public var snapshot: Snapshot?
-    /// Verify the checksums of every block read.
-    public var verifyChecksums = false
+    /// Verify the checksums of every block read, so that a damaged block is an error
+    /// (`LevelDBError.Code.corruption`) rather than wrong data.
+    public var verifyChecksums = true
     /// Keep blocks read by this operation in the block cache (turn off for large scans).
     public var fillCache = true
 
-    public init(snapshot: Snapshot? = nil, verifyChecksums: Bool = false, fillCache: Bool = true) {
+    public init(snapshot: Snapshot? = nil, verifyChecksums: Bool = true, fillCache: Bool = true) {
         self.snapshot = snapshot
         self.verifyChecksums = verifyChecksums
         self.fillCache = fillCache

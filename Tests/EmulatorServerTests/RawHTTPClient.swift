@@ -34,8 +34,10 @@ struct RawHTTPClient: Sendable {
     }
 
     /// Sends `bytes` and returns everything the server sends back before it closes the
-    /// connection (or `timeout` seconds pass).
-    func exchange(_ bytes: [UInt8], timeout: Double = 10) async throws -> [UInt8] {
+    /// connection or what it sent so far satisfies `until` (or throws once `timeout` seconds pass).
+    func exchange(
+        _ bytes: [UInt8], timeout: Double = 60, until: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
+    ) async throws -> [UInt8] {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: address.host, port: address.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -47,7 +49,10 @@ struct RawHTTPClient: Sendable {
             return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
                 group.addTask {
                     var received: [UInt8] = []
-                    for try await buffer in inbound { received += Array(buffer.readableBytesView) }
+                    for try await buffer in inbound {
+                        received += Array(buffer.readableBytesView)
+                        if until(received) { break }
+                    }
                     return received
                 }
                 group.addTask {

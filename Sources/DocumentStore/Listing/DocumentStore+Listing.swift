@@ -23,7 +23,8 @@ extension DocumentStore {
         try ListingValidator.validatePageSize(pageSize)
         if !collectionID.isEmpty { try ResourcePath.validate(id: collectionID, in: parent.segments + [collectionID]) }
         let scopeSegments = parent.segments + (collectionID.isEmpty ? [] : [collectionID])
-        return try withSnapshotReader(databaseID, readTime: readTime) { reader in
+        let reading = "The documents listed in '\(parent)'" + (collectionID.isEmpty ? "" : " collection '\(collectionID)'")
+        return try withSnapshotReader(databaseID, readTime: readTime, reading: reading) { reader in
             let walker = try SubtreeWalker(reader)
             let scope = walker.subtreePrefix(scopeSegments)
             let start = try pageToken.map { try PageToken.position($0, under: scope) }.map { after in
@@ -67,7 +68,8 @@ extension DocumentStore {
     ) throws -> CollectionIDPage {
         try ListingValidator.validateParent(parent, databaseID)
         try ListingValidator.validatePageSize(pageSize)
-        return try withSnapshotReader(databaseID, readTime: readTime) { reader in
+        let reading = "The collections listed in '\(parent)'"
+        return try withSnapshotReader(databaseID, readTime: readTime, reading: reading) { reader in
             let walker = try SubtreeWalker(reader)
             let scope = walker.subtreePrefix(parent.segments)
             let start = try pageToken.map { try PageToken.position($0, under: scope) }.map { after in

@@ -32,7 +32,9 @@ extension DocumentStore {
     func runAggregation(_ query: AggregationQuery, version: Int64?) throws -> AggregationResult {
         let aliases = try AggregationValidator.aliases(of: query.aggregations)
         let prepared = try QueryValidator.prepare(query.query, aggregated: query.aggregatedFields)
-        return try withSnapshotReader(query.query.database, version: version) { reader in
+        return try withSnapshotReader(
+            query.query.database, version: version, reading: query.query.rangeDescription
+        ) { reader in
             let planned = try QueryPlanner(query: prepared, reader: reader).plan(countingOnly: isCountOnly(query))
             let executor = QueryExecutor(query: prepared, reader: reader, planned: planned)
             var values: [Value]
@@ -54,7 +56,9 @@ extension DocumentStore {
     public func explain(_ query: AggregationQuery, readTime: Timestamp? = nil) throws -> QueryPlan {
         _ = try AggregationValidator.aliases(of: query.aggregations)
         let prepared = try QueryValidator.prepare(query.query, aggregated: query.aggregatedFields)
-        return try withSnapshotReader(query.query.database, readTime: readTime) { reader in
+        return try withSnapshotReader(
+            query.query.database, readTime: readTime, reading: query.query.rangeDescription
+        ) { reader in
             try QueryPlanner(query: prepared, reader: reader).plan(countingOnly: isCountOnly(query)).description
         }
     }

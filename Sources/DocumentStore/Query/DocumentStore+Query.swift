@@ -25,17 +25,18 @@ extension DocumentStore {
     ///   `.failedPrecondition` or `.invalidArgument` for a read time out of the retention window.
     public func runQuery(_ query: Query, readTime: Timestamp? = nil) throws -> QueryResult {
         let prepared = try QueryValidator.prepare(query)
-        let result = try run(prepared, in: query.database, version: try readTime.map { _ in try readVersion(for: readTime) })
+        let result = try run(
+            prepared, of: query, version: try readTime.map { _ in try readVersion(for: readTime) })
         return QueryResult(
             readTime: result.readTime, documents: result.documents.map { Projection.apply(prepared.projection, to: $0) })
     }
 
-    /// Runs a prepared query at `version` (the newest if `nil`; an older one must be within
+    /// Runs `query`, prepared, at `version` (the newest if `nil`; an older one must be within
     /// the retention window), returning its documents unprojected.
     func run(
-        _ prepared: PreparedQuery, in databaseID: DatabaseID, version: Int64?
+        _ prepared: PreparedQuery, of query: Query, version: Int64?
     ) throws -> (readTime: Timestamp, documents: [Document]) {
-        try withSnapshotReader(databaseID, version: version) { reader in
+        try withSnapshotReader(query.database, version: version, reading: query.rangeDescription) { reader in
             let planned = try QueryPlanner(query: prepared, reader: reader).plan()
             var documents: [Document] = []
             try QueryExecutor(query: prepared, reader: reader, planned: planned).run { document in
@@ -49,25 +50,29 @@ extension DocumentStore {
     /// The plan `runQuery` would follow for `query` now (or at `readTime`); see `QueryPlanner`.
     public func explain(_ query: Query, readTime: Timestamp? = nil) throws -> QueryPlan {
         let prepared = try QueryValidator.prepare(query)
-        return try withSnapshotReader(query.database, readTime: readTime) { reader in
+        return try withSnapshotReader(query.database, readTime: readTime, reading: query.rangeDescription) { reader in
             try QueryPlanner(query: prepared, reader: reader).plan().description
         }
     }
 
     /// Runs `body` with a consistent view of the store at `readTime` (validated as for every
-    /// read), mapping LevelDB failures.
+    /// read), mapping LevelDB failures; damage names `what` was being read.
     func withSnapshotReader<R>(
-        _ databaseID: DatabaseID, readTime: Timestamp?, _ body: (SnapshotReader) throws -> R
+        _ databaseID: DatabaseID, readTime: Timestamp?, reading what: @autoclosure () -> String,
+        _ body: (SnapshotReader) throws -> R
     ) throws -> R {
-        try withSnapshotReader(databaseID, version: try readTime.map { _ in try readVersion(for: readTime) }, body)
+        try withSnapshotReader(
+            databaseID, version: try readTime.map { _ in try readVersion(for: readTime) }, reading: what(), body)
     }
 
     /// Runs `body` with a consistent view of the store at `version` (the newest if `nil`; one
-    /// already validated, such as a read-only transaction's), mapping LevelDB failures.
+    /// already validated, such as a read-only transaction's), mapping LevelDB failures; damage
+    /// names `what` was being read.
     func withSnapshotReader<R>(
-        _ databaseID: DatabaseID, version requested: Int64?, _ body: (SnapshotReader) throws -> R
+        _ databaseID: DatabaseID, version requested: Int64?, reading what: @autoclosure () -> String,
+        _ body: (SnapshotReader) throws -> R
     ) throws -> R {
-        try DocumentStore.mapLevelDBErrors {
+        try mapLevelDBErrors(reading: what()) {
             let (snapshot, version) = try versionedSnapshot()
             return try body(
                 SnapshotReader(
@@ -88,5 +93,15 @@ enum Projection {
             if let value = document.fields.value(at: path) { projected.fields.setValue(value, at: path) }
         }
         return projected
+    }
+}
+
+extension Query {
+    /// What the query reads, for messages: `The query of collection 'users/alice/posts'`.
+    var rangeDescription: String {
+        let parentPath = parent.segments.isEmpty ? "" : "\(parent)/"
+        return structured.from.allDescendants
+            ? "The query of collection group '\(structured.from.collectionID)' under '\(parent)'"
+            : "The query of collection '\(parentPath)\(structured.from.collectionID)'"
     }
 }

@@ -9,8 +9,8 @@ import NIOHTTP1
 /// back until the client's first bytes arrive:
 ///
 /// - They begin with the HTTP/2 client preface (`PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`): the gate
-///   releases what the HTTP/2 side wrote meanwhile (its SETTINGS), passes the bytes on and
-///   removes itself. gRPC runs exactly as without it.
+///   releases what the HTTP/2 side wrote meanwhile (its SETTINGS), puts an `EndStreamSplitter`
+///   behind itself, passes the bytes on and removes itself.
 /// - Anything else is HTTP/1.1: the gate puts NIO's HTTP/1 server handlers and a
 ///   `RESTChannelHandler` in front of itself and replays the bytes into them. From then on the
 ///   REST handlers own the connection; the idle HTTP/2 side behind the gate never sees a byte,
@@ -61,6 +61,12 @@ final class ProtocolGate: ChannelDuplexHandler, RemovableChannelHandler {
         state = .http2
         for (data, promise) in held { context.write(data, promise: promise) }
         if flushHeld { context.flush() }
+        do {
+            try context.pipeline.syncOperations.addHandler(EndStreamSplitter(), position: .after(self))
+        } catch {
+            context.close(promise: nil)
+            return
+        }
         context.fireChannelRead(wrapInboundOut(bytes))
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }

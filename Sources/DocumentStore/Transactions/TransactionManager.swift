@@ -131,6 +131,8 @@ final class TransactionManager: Sendable {
     private let state = Mutex(State())
     /// Whether any lock is held: commits skip the conflict check while none is.
     private let anyLocks = Atomic<Bool>(false)
+    /// Whether any range lock is held: commits skip the check after their write while none is.
+    private let anyRanges = Atomic<Bool>(false)
     private let salt = UInt64.random(in: .min ... .max)
     private let clock: any WallClock
     let lockWaitTimeout: Duration
@@ -279,7 +281,7 @@ final class TransactionManager: Sendable {
     /// Aborts the transactions other than `requester` whose range locks cover `changes`: they
     /// registered their range after the commit's conflict check, and may have read before it.
     func abortRanges(covering changes: [DocumentChangeRecord], except requester: TransactionID?) {
-        guard locksRanges else { return }
+        guard locksRanges, anyRanges.load(ordering: .acquiring) else { return }
         state.withLock { state in
             guard state.rangeCount > 0 else { return }
             for conflict in conflicts(of: changes, except: requester, in: state) where conflict.document == nil {
@@ -618,8 +620,8 @@ final class TransactionManager: Sendable {
         for name in transaction.updates where state.locks[name]?.update == id {
             state.locks[name]!.update = nil
         }
-        for name in Set(transaction.updates).union(transaction.intents) {
-            grantUpdateIfFree(name, in: &state)
+        if !transaction.updates.isEmpty || !transaction.intents.isEmpty {
+            for name in Set(transaction.updates).union(transaction.intents) { grantUpdateIfFree(name, in: &state) }
         }
         state.rangeCount -= transaction.ranges.count
         for ticket in state.finishWaiters.removeValue(forKey: id) ?? [] {
@@ -638,6 +640,7 @@ final class TransactionManager: Sendable {
 
     private func publishLockPresence(_ state: State) {
         anyLocks.store(!state.locks.isEmpty || state.rangeCount > 0, ordering: .releasing)
+        anyRanges.store(state.rangeCount > 0, ordering: .releasing)
     }
 
     private func isHot(_ name: DocumentName, at time: Int64, in state: inout State) -> Bool {

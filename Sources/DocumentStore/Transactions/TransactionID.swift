@@ -19,6 +19,12 @@ public struct TransactionID: Sendable, Hashable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// Hashes the bytes at once (an array hashes element by element): ids are dictionary keys on
+    /// every transactional read and commit.
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     /// The id in base64, as the REST API writes it.
     public var description: String { Data(bytes).base64EncodedString() }
 }

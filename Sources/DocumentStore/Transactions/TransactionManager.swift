@@ -181,13 +181,10 @@ final class TransactionManager: Sendable {
         let time = now
         return try state.withLock { state in
             expire(&state, at: time)
-            guard var transaction = state.transactions[id] else { throw TransactionManager.unknown(id) }
-            if case .committing = transaction.status {
-                throw FirestoreError.invalidArgument("Transaction \(id) is already committing")
-            }
-            transaction.lastUsed = time
-            state.transactions[id] = transaction
-            return transaction.mode
+            guard let status = state.transactions[id]?.status else { throw TransactionManager.unknown(id) }
+            if case .committing = status { throw FirestoreError.invalidArgument("Transaction \(id) is already committing") }
+            state.transactions[id]!.lastUsed = time
+            return state.transactions[id]!.mode
         }
     }
 
@@ -198,9 +195,11 @@ final class TransactionManager: Sendable {
     func lockForRead(_ name: DocumentName, for id: TransactionID) async throws -> ReadLock {
         let time = now
         let ticket: UInt64? = try state.withLock { state in
-            guard let transaction = state.transactions[id] else { throw TransactionManager.unknown(id) }
-            guard transaction.isActive else { return nil }
-            if transaction.shared.contains(name) || transaction.updates.contains(name) { return nil }
+            guard let isActive = state.transactions[id]?.isActive else { throw TransactionManager.unknown(id) }
+            guard isActive else { return nil }
+            if state.transactions[id]!.shared.contains(name) || state.transactions[id]!.updates.contains(name) {
+                return nil
+            }
             guard isHot(name, at: time, in: &state) else {
                 grantShared(name, to: id, in: &state)
                 return nil
@@ -610,8 +609,9 @@ final class TransactionManager: Sendable {
     /// commits waiting for it try again.
     private func release(_ transaction: Transaction, id: TransactionID, in state: inout State) {
         for name in transaction.shared {
-            state.locks[name]?.shared.remove(id)
-            dropIfFree(name, in: &state)
+            guard var lock = state.locks.removeValue(forKey: name) else { continue }
+            lock.shared.remove(id)
+            if !lock.isFree { state.locks[name] = lock }
         }
         for name in transaction.intents {
             state.intents[name]?.remove(id)
@@ -644,7 +644,7 @@ final class TransactionManager: Sendable {
     }
 
     private func isHot(_ name: DocumentName, at time: Int64, in state: inout State) -> Bool {
-        guard let since = state.hot[name] else { return false }
+        guard !state.hot.isEmpty, let since = state.hot[name] else { return false }
         if time - since < TransactionManager.hotWindowMicroseconds { return true }
         state.hot[name] = nil
         return false

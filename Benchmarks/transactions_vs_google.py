@@ -89,16 +89,16 @@ def main():
                     emulator.stop()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"{'measure':<34}{'Hearth':>26}{'Google':>26}{'ratio':>8}")
+    print(f"{'measure':<40}{'Hearth':>30}{'Google':>30}{'ratio':>8}")
     for key, name, total in (("contention", "20 contending increments", 20), ("shared", "10 shared-read transactions", 10)):
         hearth, google = results["Hearth"][key], results["Google's emulator"][key]
         for index, (h, g) in enumerate(zip(hearth, google)):
             ratio = g["seconds"] / h["seconds"]
             verdict = "PASS" if h["committed"] == total and ratio >= 1 else "FAIL"
             extra = lambda r: f", {r['read_failures']} reads failed" if "read_failures" in r else ""  # noqa: E731
-            print(f"{name + f' (round {index + 1})':<34}"
-                  f"{str(h['committed']) + f'/{total} in ' + format(h['seconds'], '.2f') + ' s' + extra(h):>26}"
-                  f"{str(g['committed']) + f'/{total} in ' + format(g['seconds'], '.2f') + ' s' + extra(g):>26}"
+            print(f"{name + f' (round {index + 1})':<40}"
+                  f"{str(h['committed']) + f'/{total} in ' + format(h['seconds'], '.2f') + ' s' + extra(h):>30}"
+                  f"{str(g['committed']) + f'/{total} in ' + format(g['seconds'], '.2f') + ' s' + extra(g):>30}"
                   f"{ratio:>7.1f}x {verdict}")
     return 0
 

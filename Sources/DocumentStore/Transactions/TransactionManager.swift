@@ -375,19 +375,11 @@ final class TransactionManager: Sendable {
         }
     }
 
-    /// Aborts an active transaction: its locks are released; its commit fails with ABORTED.
-    func abort(_ id: TransactionID, reason: String) {
-        state.withLock { state in abort(id, reason: reason, in: &state) }
-    }
-
     /// Marks documents hot after a read-modify-write conflict outside the lock waits (a read
     /// version that changed before the commit).
     func markHot(_ documents: [DocumentName]) {
         state.withLock { state in markHot(documents, in: &state) }
     }
-
-    /// The number of transactions known (active, or aborted and not yet finished).
-    var count: Int { state.withLock { $0.transactions.count } }
 
     /// The first sentence of Firestore's message for a transaction aborted by contention.
     static let contention = "Aborted due to cross-transaction contention."

@@ -31,7 +31,7 @@ extension DocumentStore {
                 pending.fill(batch, version: version, indexGroups: &state.indexGroups, scratch: state.keyScratch)
                 // The tail of `commit(_:)`: write, publish the version, tell listeners.
                 try write(batch, version: version, state: &state)
-                publish(pending, version: version)
+                publish(pending.changeRecords(), version: version)
                 return commitTime
             }
         }

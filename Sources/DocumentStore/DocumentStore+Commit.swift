@@ -116,14 +116,17 @@ extension DocumentStore {
                     positions.append(position)
                     results.append(WriteResult(updateTime: nil, transformResults: transformResults))
                 }
-                var changes: [DocumentChangeRecord] = []
+                // What the commit changes, computed once for the conflict check, the listeners
+                // and the range check after the write, whichever need it.
+                var changes: [DocumentChangeRecord]?
                 if transaction != nil || transactions.mayConflict {
-                    changes = pending.changeRecords()
-                    let conflicts = try transactions.claim(changes, for: transaction)
+                    let changed = pending.changeRecords()
+                    changes = changed
+                    let conflicts = try transactions.claim(changed, for: transaction)
                     if !conflicts.isEmpty {
                         switch policy {
                         case .wait: return .blocked(conflicts)
-                        case .abortHolders: transactions.abortHolders(of: changes)
+                        case .abortHolders: transactions.abortHolders(of: changed)
                         }
                     }
                 }
@@ -136,8 +139,13 @@ extension DocumentStore {
                 pending.fill(batch, version: version, indexGroups: &state.indexGroups, scratch: state.keyScratch)
                 try write(batch, version: version, state: &state)
                 presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
-                publish(pending, version: version)
-                if transactions.mayConflict { transactions.abortRanges(covering: changes, except: transaction) }
+                // A range locked since the check (none was held then, or it came meanwhile) may
+                // have been read before this write: the range check runs whenever locks exist now.
+                if changes == nil, !listeners.isEmpty || transactions.mayConflict { changes = pending.changeRecords() }
+                if let changes {
+                    publish(changes, version: version)
+                    if transactions.mayConflict { transactions.abortRanges(covering: changes, except: transaction) }
+                }
                 for index in writes.indices {
                     results[index].updateTime = pending.updateTime(at: positions[index])
                 }

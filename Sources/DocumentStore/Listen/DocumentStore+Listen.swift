@@ -52,8 +52,8 @@ extension DocumentStore {
 
     /// Publishes a commit to the listeners it affects (called under the commit lock, after the
     /// commit is durable, so in commit order).
-    func publish(_ pending: PendingCommit, version: Int64) {
+    func publish(_ changes: @autoclosure () -> [DocumentChangeRecord], version: Int64) {
         guard !listeners.isEmpty else { return }
-        listeners.publish(CommitEvent(version: version, changes: pending.changeRecords()))
+        listeners.publish(CommitEvent(version: version, changes: changes()))
     }
 }

@@ -66,6 +66,12 @@ public final class EmulatorServer: Sendable {
         // The official clients may ping idle connections; answering them is cheap on loopback.
         transportConfig.connection.keepalive.clientBehavior = .init(
             minPingIntervalWithoutCalls: .seconds(5), allowWithoutCalls: true)
+        // Malformed message framing gets a status rather than a bare stream reset.
+        transportConfig.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
+            stream.eventLoop.makeCompletedFuture {
+                try stream.pipeline.syncOperations.addHandler(GRPCFramingGuard(sizeLimit: sizeLimit), position: .first)
+            }
+        }
         transport = HTTP2ServerTransport.Custom(listenerFactory: factory, config: transportConfig)
         grpcServer = GRPCServer(
             transport: transport, services: [FirestoreService(api: api, runner: runner, sizeLimit: sizeLimit)])

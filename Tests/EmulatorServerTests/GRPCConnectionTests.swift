@@ -107,41 +107,6 @@ import Testing
     }
 }
 
-/// Hand-made HTTP/2 frames, for requests no client library sends.
-enum RawHTTP2 {
-    /// A frame: 3 bytes of length, type, flags, the stream id, the payload.
-    static func frame(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8]) -> [UInt8] {
-        let length = payload.count
-        return [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type, flags]
-            + withUnsafeBytes(of: stream.bigEndian) { Array($0) } + payload
-    }
-
-    /// An HPACK header block of literal fields without indexing or Huffman coding.
-    static func headerBlock(_ fields: [(String, String)]) -> [UInt8] {
-        fields.flatMap { name, value in [0x00] + string(name) + string(value) }
-    }
-
-    private static func string(_ text: String) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        precondition(bytes.count < 127)
-        return [UInt8(bytes.count)] + bytes
-    }
-
-    /// Whether the server's frames hold trailers for `stream`: a HEADERS frame with END_STREAM.
-    static func endsStream(_ stream: UInt32, in bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset + 9 <= bytes.count {
-            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
-            let type = bytes[offset + 3]
-            let flags = bytes[offset + 4]
-            let id = bytes[offset + 5..<offset + 9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
-            if id == stream, type == 0x1, flags & 0x1 != 0 { return true }
-            offset += 9 + length
-        }
-        return false
-    }
-}
-
 /// A count shared by concurrent tasks.
 final class Counter: Sendable {
     private let count = Atomic<Int>(0)

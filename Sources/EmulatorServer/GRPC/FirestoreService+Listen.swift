@@ -11,10 +11,12 @@ extension FirestoreService {
             let inbox = SessionInbox<ListenEvent>()
             try await ClientInput.pump(request.messages, into: inbox, as: ListenEvent.client) {
                 let first = await inbox.takeAll()
-                guard case .client(.request(let opening))? = first.first else { return }
+                guard case .client(let opening)? = first.first,
+                    let path = ClientInput.logPath(opening: opening, database: \.database)
+                else { return }
                 do throws(WireStatus) {
                     let end = try await runner.run(
-                        .grpc, method: "Listen", path: opening.database.isEmpty ? "-" : opening.database,
+                        .grpc, method: "Listen", path: path,
                         authorization: request.metadata.authorization
                     ) { context in
                         try await ListenSession(

@@ -11,10 +11,10 @@ extension FirestoreService {
             let inbox = SessionInbox<ClientInput<Google_Firestore_V1_WriteRequest>>()
             try await ClientInput.pump(request.messages, into: inbox, as: { $0 }) {
                 let first = await inbox.takeAll()
-                guard case .request(let opening)? = first.first else { return }
+                guard let path = ClientInput.logPath(opening: first.first, database: \.database) else { return }
                 do throws(WireStatus) {
                     let end = try await runner.run(
-                        .grpc, method: "Write", path: opening.database.isEmpty ? "-" : opening.database,
+                        .grpc, method: "Write", path: path,
                         authorization: request.metadata.authorization
                     ) { context in
                         var session = WriteSession(

@@ -30,6 +30,22 @@ enum ClientInput<Request: Sendable>: Sendable {
         return try await withRPCCancellationHandler(operation: body) { inbox.post(event(.cancelled)) }
     }
 
+    /// The request-log path of a stream whose first input is `first`: the opening request's
+    /// `database`, or "-" when the client sent nothing readable (the session then ends the
+    /// stream with the read error's status, never OK). Nil when the client left, or closed its
+    /// side, before sending anything: nothing to answer.
+    static func logPath(opening first: ClientInput?, database: (Request) -> String) -> String? {
+        switch first {
+        case .request(let opening)?:
+            let name = database(opening)
+            return name.isEmpty ? "-" : name
+        case .failed(let error)? where !isDeparture(error):
+            return "-"
+        default:
+            return nil
+        }
+    }
+
     /// Whether a failure to read requests means only that the client went away (cancelled the
     /// stream or closed its connection): how clients end listeners, so a normal end.
     static func isDeparture(_ error: any Error) -> Bool {

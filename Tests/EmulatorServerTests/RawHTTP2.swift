@@ -1,0 +1,73 @@
+import NIOCore
+import NIOHPACK
+
+/// Hand-made HTTP/2 frames, for requests no client library sends.
+enum RawHTTP2 {
+    /// A frame: 3 bytes of length, type, flags, the stream id, the payload.
+    static func frame(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8]) -> [UInt8] {
+        let length = payload.count
+        return [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), type, flags]
+            + withUnsafeBytes(of: stream.bigEndian) { Array($0) } + payload
+    }
+
+    /// An HPACK header block of literal fields without indexing or Huffman coding.
+    static func headerBlock(_ fields: [(String, String)]) -> [UInt8] {
+        fields.flatMap { name, value in [0x00] + string(name) + string(value) }
+    }
+
+    private static func string(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        precondition(bytes.count < 127)
+        return [UInt8(bytes.count)] + bytes
+    }
+
+    /// The client preface, an empty SETTINGS frame and a request's HEADERS frame (without
+    /// END_STREAM) for `method` of the Firestore service on `stream`, as the owner.
+    static func opening(_ method: String, stream: UInt32, authority: String) -> [UInt8] {
+        var bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+        bytes += frame(type: 0x4, flags: 0, stream: 0, payload: [])  // SETTINGS
+        let block = headerBlock([
+            (":method", "POST"), (":scheme", "http"), (":path", "/google.firestore.v1.Firestore/\(method)"),
+            (":authority", authority), ("content-type", "application/grpc"), ("te", "trailers"),
+            ("authorization", "Bearer owner"),
+        ])
+        return bytes + frame(type: 0x1, flags: 0x4, stream: stream, payload: block)  // END_HEADERS
+    }
+
+    /// The fields of the server's HEADERS frame that ends `stream` (its trailers), decoded
+    /// with the connection's HPACK state; nil if the frames hold none.
+    static func trailers(of stream: UInt32, in bytes: [UInt8]) -> [String: String]? {
+        var decoder = HPACKDecoder(allocator: ByteBufferAllocator())
+        var offset = 0
+        while offset + 9 <= bytes.count {
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            let type = bytes[offset + 3]
+            let flags = bytes[offset + 4]
+            let id = bytes[offset + 5..<offset + 9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
+            guard offset + 9 + length <= bytes.count else { return nil }
+            if type == 0x1 {
+                var block = ByteBuffer(bytes: bytes[offset + 9..<offset + 9 + length])
+                guard let fields = try? decoder.decodeHeaders(from: &block) else { return nil }
+                if id == stream, flags & 0x1 != 0 {
+                    return Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+                }
+            }
+            offset += 9 + length
+        }
+        return nil
+    }
+
+    /// Whether the server's frames hold trailers for `stream`: a HEADERS frame with END_STREAM.
+    static func endsStream(_ stream: UInt32, in bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset + 9 <= bytes.count {
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            let type = bytes[offset + 3]
+            let flags = bytes[offset + 4]
+            let id = bytes[offset + 5..<offset + 9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
+            if id == stream, type == 0x1, flags & 0x1 != 0 { return true }
+            offset += 9 + length
+        }
+        return false
+    }
+}

@@ -20,5 +20,10 @@ struct CommitClock {
     }
 
     /// The wall clock's current time in microseconds, for retention arithmetic.
+    /// Makes every later version later than `version`.
+    mutating func advance(past version: Int64) {
+        lastVersion = max(lastVersion, version)
+    }
+
     func nowMicroseconds() -> Int64 { clock.now().microsecondsSinceEpoch }
 }

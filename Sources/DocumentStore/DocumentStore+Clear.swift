@@ -17,6 +17,7 @@ extension DocumentStore {
     public func clear(_ databaseID: DatabaseID, below path: ResourcePath = .root) throws -> Timestamp? {
         try commitState.withLock { state in
             try DocumentStore.mapLevelDBErrors {
+                try resumeWritesIfStopped(&state)
                 let live = try liveDocuments(in: StorageKeys.subtreePrefix(databaseID, path))
                 guard !live.isEmpty else { return nil }
                 let version = state.clock.next()

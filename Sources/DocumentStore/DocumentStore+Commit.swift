@@ -80,6 +80,7 @@ extension DocumentStore {
     ) throws -> CommitAttempt {
         try commitState.withLock { state in
             try DocumentStore.mapLevelDBErrors {
+                try resumeWritesIfStopped(&state)
                 let cursor = LazyCursor(database)
                 if let transaction {
                     let (mode, reads) = try transactions.commitInfo(transaction)
@@ -137,8 +138,9 @@ extension DocumentStore {
                 if let deferredFailure { throw deferredFailure }
                 let batch = state.emptyBatch()
                 pending.fill(batch, version: version, indexGroups: &state.indexGroups, scratch: state.keyScratch)
-                try write(batch, version: version, state: &state)
+                // Before the write: a write reported as failed may still reach the disk.
                 presence.insert(keyPrefixes: pending.createdDocumentKeyPrefixes())
+                try write(batch, version: version, state: &state)
                 // A range locked since the check (none was held then, or it came meanwhile) may
                 // have been read before this write: the range check runs whenever locks exist now.
                 if changes == nil, !listeners.isEmpty || transactions.mayConflict { changes = pending.changeRecords() }

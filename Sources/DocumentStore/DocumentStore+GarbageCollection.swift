@@ -19,12 +19,18 @@ extension DocumentStore {
                 batch.delete(Array(key[9...]))
                 collected += 1
                 if batch.count >= 2000 {
-                    try database.write(batch)
+                    try writeCollected(batch)
                     batch.clear()
                 }
             }
-            if batch.count > 0 { try database.write(batch) }
+            if batch.count > 0 { try writeCollected(batch) }
         }
         return collected
+    }
+
+    /// Writes a batch of collected versions under the commit lock, so that it never races a
+    /// commit's write (and a failed write stops the next one; see `Database.writeFailure`).
+    private func writeCollected(_ batch: WriteBatch) throws {
+        try commitState.withLock { _ in try database.write(batch) }
     }
 }

@@ -95,11 +95,15 @@ public final class DocumentStore: Sendable {
         try commitState.withLock { state in
             try DocumentStore.mapLevelDBErrors {
                 let last = lastCommittedVersion.load(ordering: .sequentiallyConsistent)
-                if last != state.reservedVersion {
+                // After a failed write (a full disk) the stored reservation is kept: it already
+                // bounds every commit, so nothing is lost by not tightening it.
+                if last != state.reservedVersion, database.writeFailure == nil {
                     var bytes = OrderedKey(capacity: 8)
                     bytes.appendInt64(last)
-                    try database.put(StorageKeys.lastCommitKey, bytes.bytes, sync: true)
-                    state.reservedVersion = last
+                    do {
+                        try database.put(StorageKeys.lastCommitKey, bytes.bytes, sync: true)
+                        state.reservedVersion = last
+                    } catch let error as LevelDBError where error.code == .ioError {}
                 }
                 try database.close()
             }
@@ -108,7 +112,8 @@ public final class DocumentStore: Sendable {
 
     /// Writes a commit's `batch` at `version` (under the commit lock, `state` being its state),
     /// with the last-commit reservation if the version passes it, and publishes the version.
-    /// Collection groups the batch gives ids to are kept only if it is written.
+    /// Collection groups the batch gives ids to are kept only if it is written. A full disk
+    /// fails it with RESOURCE_EXHAUSTED (see `resumeWritesIfStopped`).
     func write(_ batch: WriteBatch, version: Int64, state: inout CommitState) throws {
         let reservation = state.reserve(version, in: batch)
         committingVersion.store(version, ordering: .sequentiallyConsistent)
@@ -117,6 +122,7 @@ public final class DocumentStore: Sendable {
         } catch {
             committingVersion.store(lastCommittedVersion.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
             state.indexGroups.forgetUnwritten()
+            if let error = error as? LevelDBError, error.code == .ioError { throw writeError(error) }
             throw error
         }
         lastCommittedVersion.store(version, ordering: .sequentiallyConsistent)

@@ -22,13 +22,12 @@ public final class Cursor: @unchecked Sendable {
         snapshot = options.snapshot
         let readOptions = options.makeCOptions()
         do {
-            iterator = try handle.withOpenDatabase { leveldb_create_iterator($0, readOptions) }
+            iterator = try handle.makeChild { leveldb_create_iterator($0, readOptions) }
         } catch {
             leveldb_readoptions_destroy(readOptions)
             throw error
         }
         self.readOptions = readOptions
-        handle.retainChild()
     }
 
     deinit {

@@ -91,8 +91,24 @@ public final class Database: Sendable {
         }
     }
 
+    /// The I/O failure (such as a full disk) that stopped writes: after a write fails with an
+    /// I/O error, every later write throws it without writing, until `reopen()`. Reads go on.
+    public var writeFailure: LevelDBError? { handle.writeFailure }
+
+    /// Closes the database and opens it again, as a new `Database` would, without a new
+    /// object: writes stopped by `writeFailure` resume, and LevelDB's sticky background error
+    /// (a failed compaction) is cleared. Waits up to `timeout` for iterators and snapshots to be
+    /// released; new ones wait for the reopen.
+    ///
+    /// - Throws: `.busy` if iterators or snapshots stay open (nothing changes then); LevelDB's
+    ///   error if the open fails, such as a disk still full: every operation then throws it
+    ///   until a later `reopen()` succeeds.
+    public func reopen(waitingUpTo timeout: Duration = .seconds(10)) throws {
+        try handle.reopen(waitingUpTo: timeout)
+    }
+
     private func withWriteOptions<R>(sync: Bool, _ body: (OpaquePointer, OpaquePointer) throws -> R) throws -> R {
-        try handle.withOpenDatabase { database in
+        try handle.withWritableDatabase { database in
             let writeOptions = leveldb_writeoptions_create()!
             defer { leveldb_writeoptions_destroy(writeOptions) }
             leveldb_writeoptions_set_sync(writeOptions, sync ? 1 : 0)

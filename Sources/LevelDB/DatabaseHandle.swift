@@ -8,18 +8,31 @@ import Darwin
 
 /// Owns the C handles of one open database and guards them against use after close.
 ///
-/// Every operation runs inside `withOpenDatabase`, which holds a shared lock; `close` takes the
-/// exclusive lock, so it waits for operations in flight and later operations see `.closed`.
-/// Iterators and snapshots register themselves, and `close` refuses while any is open: LevelDB
-/// requires them to be released before the database.
+/// Every operation runs inside `withOpenDatabase`, which holds a shared lock; `close` and
+/// `reopen` take the exclusive lock, so they wait for operations in flight. Iterators and
+/// snapshots register themselves (`makeChild`) before the shared lock is released, and `close`
+/// refuses while any is open: LevelDB requires them to be released before the database.
+///
+/// Writes run inside `withWritableDatabase`. The first one that fails with an I/O error (a
+/// full disk) stops every later write until `reopen`: a failed write can leave part of a
+/// record at the end of the write-ahead log, and a record appended after it would turn that
+/// part into damage in the middle of the log, which a paranoid open refuses. Reopening starts
+/// a new log, dropping the partial record (LevelDB drops a record cut by the end of its log)
+/// and clearing LevelDB's sticky background error.
 final class DatabaseHandle: @unchecked Sendable {
     let path: String
     private var database: OpaquePointer?
+    /// Why the database is not open after a failed `reopen`; nil otherwise.
+    private var reopenFailure: LevelDBError?
     private let options: OpaquePointer
     private let cache: OpaquePointer?
     private let filterPolicy: OpaquePointer?
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private let openChildren = Atomic<Int>(0)
+    /// Set while `reopen` waits for iterators and snapshots to go: new ones wait meanwhile.
+    private let draining = Atomic<Bool>(false)
+    /// The I/O failure that stopped writes, until `reopen`.
+    private let stoppedWrites = Mutex<LevelDBError?>(nil)
 
     init(path: String, options openOptions: OpenOptions) throws {
         self.path = path
@@ -67,13 +80,39 @@ final class DatabaseHandle: @unchecked Sendable {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         guard let database else {
-            throw LevelDBError(code: .closed, message: "database '\(path)' is closed")
+            throw reopenFailure ?? LevelDBError(code: .closed, message: "database '\(path)' is closed")
         }
         return try body(database)
     }
 
-    /// Records an iterator or snapshot that must be released before `close`.
-    func retainChild() { openChildren.add(1, ordering: .relaxed) }
+    /// Runs `body`, a write, with the open C database; throws the failure that stopped writes
+    /// without running it, and stops writes when it fails with an I/O error.
+    func withWritableDatabase<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+        if let failure = writeFailure { throw failure }
+        return try withOpenDatabase { database in
+            do {
+                return try body(database)
+            } catch let error as LevelDBError where error.code == .ioError {
+                stoppedWrites.withLock { $0 = $0 ?? error }
+                throw error
+            }
+        }
+    }
+
+    /// The I/O failure that stopped writes, until `reopen`; nil while writes work.
+    var writeFailure: LevelDBError? { stoppedWrites.withLock { $0 } }
+
+    /// Creates an iterator or snapshot with the open C database and records it, before the
+    /// shared lock is released, as a child that must be released before `close` or `reopen`.
+    /// Waits first while a `reopen` drains the children.
+    func makeChild<Child>(_ body: (OpaquePointer) throws -> Child) throws -> Child {
+        while draining.load(ordering: .acquiring) { usleep(200) }
+        return try withOpenDatabase { database in
+            let child = try body(database)
+            openChildren.add(1, ordering: .relaxed)
+            return child
+        }
+    }
 
     /// Records the release of an iterator or snapshot.
     func releaseChild() { openChildren.subtract(1, ordering: .relaxed) }
@@ -91,5 +130,42 @@ final class DatabaseHandle: @unchecked Sendable {
         }
         leveldb_close(open)
         database = nil
+    }
+
+    /// Closes the database and opens it again, once no iterator or snapshot is open (new ones
+    /// wait meanwhile), and lets writes resume.
+    ///
+    /// - Throws: `.busy` when iterators or snapshots stay open for `timeout` (the database
+    ///   stays open as it was); LevelDB's error when the open fails (every operation then
+    ///   throws it until a later `reopen` succeeds).
+    func reopen(waitingUpTo timeout: Duration) throws {
+        draining.store(true, ordering: .releasing)
+        defer { draining.store(false, ordering: .releasing) }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            pthread_rwlock_wrlock(lock)
+            let children = openChildren.load(ordering: .relaxed)
+            if children == 0 {
+                defer { pthread_rwlock_unlock(lock) }
+                if let open = database { leveldb_close(open) }
+                database = nil
+                do {
+                    database = try withLevelDBError(path: path) { leveldb_open(options, path, $0) }
+                } catch let error as LevelDBError {
+                    reopenFailure = error
+                    throw error
+                }
+                reopenFailure = nil
+                stoppedWrites.withLock { $0 = nil }
+                return
+            }
+            pthread_rwlock_unlock(lock)
+            guard ContinuousClock.now < deadline else {
+                throw LevelDBError(
+                    code: .busy,
+                    message: "database '\(path)' cannot reopen while \(children) iterator(s) or snapshot(s) are open")
+            }
+            usleep(1000)
+        }
     }
 }

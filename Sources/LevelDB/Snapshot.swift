@@ -10,8 +10,7 @@ public final class Snapshot: @unchecked Sendable {
 
     init(handle: DatabaseHandle) throws {
         self.handle = handle
-        pointer = try handle.withOpenDatabase { leveldb_create_snapshot($0) }
-        handle.retainChild()
+        pointer = try handle.makeChild { leveldb_create_snapshot($0) }
     }
 
     deinit {

@@ -113,4 +113,25 @@ struct DatabaseTests {
         options.errorIfExists = true
         #expect(throws: LevelDBError.self) { try Database(path: folder.path, options: options) }
     }
+
+    @Test("reopen keeps the data, waits for open snapshots (busy while one stays open) and serves reads after")
+    func reopenInPlace() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let db = try Database(path: folder.path)
+        try db.put([UInt8]("k"), [UInt8]("v"))
+        do {
+            let snapshot = try db.snapshot()
+            #expect(throws: LevelDBError.self) { try db.reopen(waitingUpTo: .milliseconds(50)) }
+            #expect(try db.get([UInt8]("k"), options: ReadOptions(snapshot: snapshot)) == [UInt8]("v"))
+        }
+        try db.reopen(waitingUpTo: .milliseconds(50))
+        #expect(db.writeFailure == nil)
+        #expect(try db.get([UInt8]("k")) == [UInt8]("v"))
+        try db.put([UInt8]("k2"), [UInt8]("v2"))
+        try db.close()
+        let again = try Database(path: folder.path)
+        #expect(try again.get([UInt8]("k2")) == [UInt8]("v2"))
+        try again.close()
+    }
 }

@@ -56,14 +56,18 @@ public final class DocumentStore: Sendable {
     ///
     /// - Throws: `FirestoreError` with `.failedPrecondition` when the folder is used by another
     ///   process or was written by a newer Hearth, `.dataLoss` naming the damaged file when it
-    ///   is corrupt or holds LevelDB files without their `CURRENT` file.
+    ///   is corrupt, holds LevelDB files without their `CURRENT` file, or has a write-ahead log
+    ///   shorter than at the last clean stop (see `CleanStopRecord`).
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
         try DataFolder.prepare(path)
+        let cleanStop = CleanStopRecord(folder: path)
+        try cleanStop.verify()
         do {
             database = try Database(path: path, options: configuration.levelDB)
         } catch let error as LevelDBError {
             throw DataFolder.openError(error, path: path)
         }
+        cleanStop.remove()
         self.configuration = configuration
         let (lastVersion, indexGroups) = try DocumentStore.prepareMetadata(database)
         commitState = Mutex(
@@ -106,6 +110,8 @@ public final class DocumentStore: Sendable {
                     } catch let error as LevelDBError where error.code == .ioError {}
                 }
                 try database.close()
+                // Without it the next open checks nothing; the store is closed either way.
+                try? CleanStopRecord(folder: path).write()
             }
         }
     }

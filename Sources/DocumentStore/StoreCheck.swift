@@ -36,17 +36,23 @@ extension DocumentStore {
             try DataFolder.prepare(path)
             throw FirestoreError(.notFound, "Data folder '\(path)' holds no store")
         }
+        // Read before the open below replays (and deletes) the logs, and kept after it.
+        let cleanStop = CleanStopRecord(folder: path)
+        let logProblems = cleanStop.problems()
         let database: Database
         do {
             database = try Database(path: path, options: OpenOptions())
         } catch let error as LevelDBError {
             throw DataFolder.openError(error, path: path)
         }
-        defer { try? database.close() }
-        return try mapLevelDBErrors {
+        var report = try mapLevelDBErrors {
+            defer { try? database.close() }
             var checker = StoreChecker(database)
             return try checker.run()
         }
+        try? cleanStop.keep(logProblems)
+        report.damage.insert(contentsOf: logProblems.map { "The \($0)" }, at: 0)
+        return report
     }
 }
 

@@ -38,6 +38,8 @@ extension DocumentStore {
         }
         try files.copyItem(atPath: path, toPath: backup)
         var report = StoreRepairReport(backup: backup)
+        let cleanStop = CleanStopRecord(folder: path)
+        report.levelDBNotes += cleanStop.problems().map { "The \($0) (writes there cannot be named)" }
         try mapLevelDBErrors {
             // LevelDB's repair reads write-ahead logs without checksums, so a damaged record could
             // come back as a wrong document. An open without paranoid checks replays the logs
@@ -70,6 +72,7 @@ extension DocumentStore {
                 }
             }
             try database.close()
+            cleanStop.remove()
         }
         return report
     }

@@ -101,6 +101,57 @@ struct IntegrityTests {
         }
     }
 
+    @Test("A write-ahead log cut short after a clean stop refuses the open naming the log; check and repair report it")
+    func truncatedLogIsRefused() throws {
+        let (folder, database) = try FolderDamage.storeWithDocuments(10)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var store = try open(folder)
+        var generator = SystemRandomNumberGenerator()
+        for index in 10..<500 {
+            try store.commit([.set(try DocumentName(database, "items/\(index)"), fields: FolderDamage.fields(index, using: &generator))])
+        }
+        try store.close()
+        let log = try #require(try FolderDamage.largestFile(in: folder, endingWith: ".log"))
+        let logName = (log as NSString).lastPathComponent
+        let handle = try #require(FileHandle(forWritingAtPath: log))
+        try handle.truncate(atOffset: UInt64(try FolderDamage.size(log) - 5000))
+        try handle.close()
+        let before = try FolderDamage.files(in: folder)
+
+        #expect {
+            store = try open(folder)
+        } throws: { error in
+            guard let error = error as? FirestoreError else { return false }
+            return error.code == .dataLoss && error.message.contains(logName) && error.message.contains("cut short")
+        }
+        #expect(try FolderDamage.files(in: folder) == before)
+
+        let check = try DocumentStore.check(path: folder)
+        #expect(check.damage.contains { $0.contains(logName) && $0.contains("cut short") }, "\(check.damage)")
+        #expect(throws: FirestoreError.self) { store = try open(folder) }
+        let backup = folder + ".before-repair"
+        defer { try? FileManager.default.removeItem(atPath: backup) }
+        let report = try DocumentStore.repair(path: folder, backup: backup)
+        #expect(report.levelDBNotes.contains { $0.contains(logName) }, "\(report.levelDBNotes)")
+        store = try open(folder)
+        defer { try? store.close() }
+        #expect(try store.document(try DocumentName(database, "items/10")) != nil)
+    }
+
+    @Test("A store closed cleanly and untouched opens again, as often as needed")
+    func cleanStopsReopen() throws {
+        let (folder, database) = try FolderDamage.storeWithDocuments(10)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for round in 0..<3 {
+            let store = try open(folder)
+            try store.commit([.set(try DocumentName(database, "rounds/\(round)"), fields: ["n": .integer(Int64(round))])])
+            try store.close()
+        }
+        let store = try open(folder)
+        defer { try? store.close() }
+        #expect(try store.document(try DocumentName(database, "rounds/2"))?.fields["n"] == .integer(2))
+    }
+
     @Test("A damaged manifest refuses the open and names the manifest")
     func damagedManifestIsRefused() throws {
         let (folder, _) = try FolderDamage.storeWithDocuments(300)

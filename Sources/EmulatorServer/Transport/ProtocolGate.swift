@@ -9,7 +9,7 @@ import NIOHTTP1
 /// back until the client's first bytes arrive:
 ///
 /// - They begin with the HTTP/2 client preface (`PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`): the gate
-///   releases what the HTTP/2 side wrote meanwhile (its SETTINGS), puts an `EndStreamSplitter`
+///   releases what the HTTP/2 side wrote meanwhile (its SETTINGS), puts a `ClientFrameRewriter`
 ///   behind itself, passes the bytes on and removes itself.
 /// - Anything else is HTTP/1.1: the gate puts NIO's HTTP/1 server handlers and a
 ///   `RESTChannelHandler` in front of itself and replays the bytes into them. From then on the
@@ -62,7 +62,7 @@ final class ProtocolGate: ChannelDuplexHandler, RemovableChannelHandler {
         for (data, promise) in held { context.write(data, promise: promise) }
         if flushHeld { context.flush() }
         do {
-            try context.pipeline.syncOperations.addHandler(EndStreamSplitter(), position: .after(self))
+            try context.pipeline.syncOperations.addHandler(ClientFrameRewriter(), position: .after(self))
         } catch {
             context.close(promise: nil)
             return

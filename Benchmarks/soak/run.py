@@ -46,9 +46,10 @@ def client(host):
 
 
 def status_of(error):
-    code = getattr(error, "code", None)
-    name = getattr(code, "name", None) or type(error).__name__
-    return str(name)
+    """The gRPC status name of a failed call (the client's exceptions carry an HTTP code too)."""
+    status = getattr(error, "grpc_status_code", None)
+    name = getattr(status, "name", None) or type(error).__name__
+    return f"{name}: {str(error)[:160]}"
 
 
 def worker(index, host, stop, reports, results):
@@ -179,8 +180,10 @@ def main():
     arguments = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="hearth-soak-")
+    server_log = os.path.join(scratch, "hearth.log")
     server = Emulator("Hearth", lambda: [
-        arguments.hearth, "start", "--port", "{port}", "--project", PROJECT, "--data", os.path.join(scratch, "data")])
+        "sh", "-c", f'exec "$0" start --port {{port}} --project {PROJECT} --data "{scratch}/data" '
+        f'--log-level warning >>"{server_log}" 2>&1', arguments.hearth])
     context = multiprocessing.get_context("spawn")
     stop, reports, results = context.Event(), context.Queue(), context.Queue()
     workers = [context.Process(target=worker, args=(index, server.host, stop, reports, results))
@@ -194,7 +197,7 @@ def main():
         process.start()
 
     print(f"Soak: {arguments.clients} clients, {arguments.listeners} listeners, {arguments.minutes:g} minutes, "
-          f"Hearth at {server.host}", flush=True)
+          f"Hearth at {server.host}, its failed requests logged to {server_log}", flush=True)
     print("minute  ops/s    p50 ms   p99 ms   listener events/s  RSS MB  errors", flush=True)
     rss_by_minute, total_errors, total_ops = [], collections.Counter(), 0
     deadline = time.monotonic() + arguments.minutes * 60

@@ -32,9 +32,12 @@ public final class EmulatorServer: Sendable {
     public let rules: ProjectRules
     /// Why `configuration.rules` did not load, if it did not: the server then never listens.
     private let rulesFailure: RulesCompilationError?
-    /// The streams one HTTP/2 connection may have open at once, announced to clients as
-    /// `SETTINGS_MAX_CONCURRENT_STREAMS`.
-    public static let maxConcurrentStreams = 10_000
+    /// The stream limit swift-nio-http2 is given: far above any announced limit, because it
+    /// closes the whole connection (PROTOCOL_ERROR) when a client passes it; the announced
+    /// limit (`EmulatorServerConfiguration.maxConcurrentStreams`) is enforced per stream by
+    /// the `ClientFrameRewriter`, and written into the SETTINGS the clients read by the
+    /// `ProtocolGate`.
+    static let transportStreamLimit = 1 << 30
     private let transport: HTTP2ServerTransport.Custom<OnePortListenerFactory>
     private let grpcServer: GRPCServer<HTTP2ServerTransport.Custom<OnePortListenerFactory>>
 
@@ -54,15 +57,16 @@ public final class EmulatorServer: Sendable {
         let runner = RequestRunner(log: configuration.onRequest, rules: rules)
         let gateway = RESTGateway(api: api, runner: runner, rulesAdmin: RulesAdmin(rules: rules))
         let sizeLimit = RequestSizeLimit(bytes: configuration.maxRequestBytes)
+        let streamLimit = configuration.maxConcurrentStreams
         let factory = OnePortListenerFactory(
             host: configuration.host, port: configuration.port,
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, announcedStreamLimit: streamLimit,
             makeRESTHandler: { RESTChannelHandler(gateway: gateway, sizeLimit: sizeLimit) })
         var transportConfig = HTTP2ServerTransport.Custom<OnePortListenerFactory>.Config.defaults
         transportConfig.rpc.maxRequestPayloadSize = sizeLimit.transportLimit
-        // Announced in SETTINGS: the SDKs multiplex all of an app's listeners and calls on one
-        // connection (swift-nio-http2 otherwise enforces 100 without announcing it).
-        transportConfig.http2.maxConcurrentStreams = EmulatorServer.maxConcurrentStreams
+        // The SDKs multiplex all of an app's listeners and calls on one connection: the
+        // configured limit is announced and enforced per stream (see `transportStreamLimit`).
+        transportConfig.http2.maxConcurrentStreams = EmulatorServer.transportStreamLimit
         // Clients may ping at any rate, with or without calls: grpc-core (the official Python,
         // Node and C++ clients) sends bandwidth-probe pings as data arrives on busy connections,
         // and grpc-swift's policy would count them as strikes and close the connection with
@@ -70,13 +74,16 @@ public final class EmulatorServer: Sendable {
         // Answering a ping is cheap on loopback.
         transportConfig.connection.keepalive.clientBehavior = .init(
             minPingIntervalWithoutCalls: .zero, allowWithoutCalls: true)
-        // Malformed message framing gets a status rather than a bare stream reset; a client's
-        // reset of the stream closes it through the connection's `ClientFrameRewriter`.
+        // Each stream registers with its connection's `ClientFrameRewriter`, which refuses it
+        // over the stream limit and half-closes it when the client resets it; malformed message
+        // framing gets a status rather than a bare stream reset.
         transportConfig.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
             stream.eventLoop.makeCompletedFuture {
-                try stream.pipeline.syncOperations.addHandler(GRPCFramingGuard(sizeLimit: sizeLimit), position: .first)
-                if let connection = stream.parent {
-                    try connection.pipeline.syncOperations.handler(type: ClientFrameRewriter.self).register(stream)
+                let rewriter = try stream.parent.map { try $0.pipeline.syncOperations.handler(type: ClientFrameRewriter.self) }
+                if let rewriter, !rewriter.register(stream, limit: streamLimit) {
+                    try stream.pipeline.syncOperations.addHandler(StreamRefuser(), position: .first)
+                } else {
+                    try stream.pipeline.syncOperations.addHandler(GRPCFramingGuard(sizeLimit: sizeLimit), position: .first)
                 }
             }
         }

@@ -15,6 +15,11 @@ public struct EmulatorServerConfiguration: Sendable {
     /// The largest request accepted, in bytes of the encoded message or HTTP body: Firestore's
     /// 10 MiB. Larger requests fail with INVALID_ARGUMENT, as in production Firestore.
     public var maxRequestBytes: Int
+    /// The streams one HTTP/2 connection may have open at once, announced to clients as
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` (10,000: the SDKs multiplex all of an app's listeners
+    /// and calls on one connection). A stream over the limit is refused alone, with
+    /// `RST_STREAM` REFUSED_STREAM, which clients retry; the connection goes on.
+    public var maxConcurrentStreams = 10_000
     /// Called once per request, after it finished, from any thread.
     public var onRequest: @Sendable (RequestLogEntry) -> Void
     /// The security rules of every project, as Google's emulator applies its `--rules` file;

@@ -63,6 +63,86 @@ import Testing
         }
     }
 
+    @Test("A stream over the announced limit is refused alone (REFUSED_STREAM); the connection goes on")
+    func streamOverTheLimitIsRefused() async throws {
+        try await TestServer.run(maxConcurrentStreams: 10) { server in
+            // 11 Listen streams opened (HEADERS only, so each stays open), then a PING.
+            var bytes = RawHTTP2.opening("Listen", stream: 1, authority: "\(server.address)")
+            for index in 1...10 {
+                let block = RawHTTP2.headerBlock([
+                    (":method", "POST"), (":scheme", "http"), (":path", "/google.firestore.v1.Firestore/Listen"),
+                    (":authority", "\(server.address)"), ("content-type", "application/grpc"), ("te", "trailers"),
+                ])
+                bytes += RawHTTP2.frame(type: 0x1, flags: 0x4, stream: UInt32(1 + 2 * index), payload: block)
+            }
+            bytes += RawHTTP2.frame(type: 0x6, flags: 0, stream: 0, payload: Array(repeating: 7, count: 8))  // PING
+            let received = try await server.http.exchange(bytes, timeout: 30) { received in
+                RawHTTP2.frames(in: received).contains { $0.type == 0x6 && $0.flags & 0x1 != 0 }
+            }
+            let frames = RawHTTP2.frames(in: received)
+            let settings = try #require(frames.first { $0.type == 0x4 && $0.flags & 0x1 == 0 })
+            let announced = stride(from: 0, to: settings.payload.count, by: 6).compactMap { entry -> UInt32? in
+                guard settings.payload[entry + 1] == 0x3 else { return nil }
+                return settings.payload[entry + 2...entry + 5].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            }
+            #expect(announced == [10])
+            let resets = frames.filter { $0.type == 0x3 }
+            #expect(resets.map(\.stream) == [21])
+            #expect(resets.first?.payload == [0, 0, 0, 7])  // REFUSED_STREAM
+            #expect(!frames.contains { $0.type == 0x7 })  // no GOAWAY
+        }
+    }
+
+    @Test("250 resets of calls still being answered, and 250 of calls already answered, leave the connection working")
+    func resetsOfHalfClosedCallsKeepTheConnection() async throws {
+        try await TestServer.run { server in
+            _ = try await server.grpc.commit(Proto.commit([Proto.update("locked/doc", ["n": 1])]), metadata: owner)
+            // A transaction reads the document: a commit that changes it waits for the lock.
+            var begin = Google_Firestore_V1_BeginTransactionRequest()
+            begin.database = TestServer.database
+            let transaction = try await server.grpc.beginTransaction(begin, metadata: owner).transaction
+            var get = Google_Firestore_V1_GetDocumentRequest()
+            get.name = TestServer.name("locked/doc")
+            get.transaction = transaction
+            _ = try await server.grpc.getDocument(get, metadata: owner)
+
+            func message(_ bytes: [UInt8]) -> [UInt8] {
+                [0] + withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) } + bytes
+            }
+            let commit = message(try Proto.commit([Proto.update("locked/doc", ["n": 2])]).serializedBytes())
+            let read = message(
+                try Google_Firestore_V1_GetDocumentRequest.with { $0.name = TestServer.name("free/doc") }.serializedBytes())
+            // 250 commits sent whole (HEADERS and DATA with END_STREAM), waiting for the lock,
+            // and 250 reads, answered at once; then, while the commits wait, the client resets
+            // all 500 and pings.
+            // The server's SETTINGS acknowledged first: swift-nio-http2 allows 100 streams before.
+            var calls = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+                + RawHTTP2.frame(type: 0x4, flags: 0, stream: 0, payload: [])
+                + RawHTTP2.frame(type: 0x4, flags: 0x1, stream: 0, payload: [])
+            let headers = { (method: String) in
+                RawHTTP2.headerBlock([
+                    (":method", "POST"), (":scheme", "http"), (":path", "/google.firestore.v1.Firestore/\(method)"),
+                    (":authority", "\(server.address)"), ("content-type", "application/grpc"), ("te", "trailers"),
+                    ("authorization", "Bearer owner"),
+                ])
+            }
+            var resets: [UInt8] = []
+            for index in 0..<500 {
+                let stream = UInt32(1 + 2 * index)
+                let isCommit = index < 250
+                calls += RawHTTP2.frame(type: 0x1, flags: 0x4, stream: stream, payload: headers(isCommit ? "Commit" : "GetDocument"))
+                calls += RawHTTP2.frame(type: 0x0, flags: 0x1, stream: stream, payload: isCommit ? commit : read)
+                resets += RawHTTP2.frame(type: 0x3, flags: 0, stream: stream, payload: [0, 0, 0, 8])  // CANCEL
+            }
+            resets += RawHTTP2.frame(type: 0x6, flags: 0, stream: 0, payload: Array(repeating: 1, count: 8))
+            let received = try await server.http.exchange(calls, thenAfter: .milliseconds(500), send: resets, timeout: 30) {
+                RawHTTP2.frames(in: $0).contains { $0.type == 0x6 && $0.flags & 0x1 != 0 }
+            }
+            let goAway = RawHTTP2.frames(in: received).first { $0.type == 0x7 }
+            #expect(goAway == nil, "GOAWAY \(goAway.map { String(decoding: $0.payload.dropFirst(8), as: UTF8.self) + " \($0.payload[4..<8])" } ?? "")")
+        }
+    }
+
     @Test("A unary call half-closed without a request message gets INTERNAL at once")
     func unaryCallWithoutMessage() async throws {
         try await TestServer.run { server in

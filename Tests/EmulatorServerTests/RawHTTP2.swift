@@ -70,4 +70,18 @@ enum RawHTTP2 {
         }
         return false
     }
+
+    /// The frames in the server's `bytes`: type, flags, stream and payload of each whole one.
+    static func frames(in bytes: [UInt8]) -> [(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8])] {
+        var frames: [(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8])] = []
+        var offset = 0
+        while offset + 9 <= bytes.count {
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            guard offset + 9 + length <= bytes.count else { break }
+            let id = bytes[offset + 5..<offset + 9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
+            frames.append((bytes[offset + 3], bytes[offset + 4], id, Array(bytes[offset + 9..<offset + 9 + length])))
+            offset += 9 + length
+        }
+        return frames
+    }
 }

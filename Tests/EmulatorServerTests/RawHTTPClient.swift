@@ -33,10 +33,12 @@ struct RawHTTPClient: Sendable {
         return try Response(parsing: try await exchange(Array(request.utf8)))
     }
 
-    /// Sends `bytes` and returns everything the server sends back before it closes the
-    /// connection or what it sent so far satisfies `until` (or throws once `timeout` seconds pass).
+    /// Sends `bytes` (and `later` once `delay` has passed) and returns everything the server
+    /// sends back before it closes the connection or what it sent so far satisfies `until` (or
+    /// throws once `timeout` seconds pass).
     func exchange(
-        _ bytes: [UInt8], timeout: Double = 60, until: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
+        _ bytes: [UInt8], thenAfter delay: Duration = .zero, send later: [UInt8] = [], timeout: Double = 60,
+        until: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
     ) async throws -> [UInt8] {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: address.host, port: address.port) { channel in
@@ -46,6 +48,11 @@ struct RawHTTPClient: Sendable {
             }
         return try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(bytes: bytes))
+            if !later.isEmpty {
+                try await Task.sleep(for: delay)
+                // The server may have closed the connection meanwhile: what it sent is the answer.
+                try? await outbound.write(ByteBuffer(bytes: later))
+            }
             return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
                 group.addTask {
                     var received: [UInt8] = []

@@ -31,10 +31,10 @@ struct TestServer: Sendable {
     /// An HTTP/1.1 client for this server.
     var http: RawHTTPClient { RawHTTPClient(address: address) }
 
-    /// Runs `body` against a new server (with `rules` for every project, if given), then stops
-    /// the server and deletes its data.
+    /// Runs `body` against a new server (with `rules` for every project, if given, and its
+    /// stream limit per connection), then stops the server and deletes its data.
     static func run<Result: Sendable>(
-        rules: RulesFile? = nil, _ body: (TestServer) async throws -> Result
+        rules: RulesFile? = nil, maxConcurrentStreams: Int = 10_000, _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,7 +43,8 @@ struct TestServer: Sendable {
         let store = try DocumentStore(path: folder.path, configuration: storeConfiguration)
         defer { try? store.close() }
         let log = LogRecorder()
-        let configuration = EmulatorServerConfiguration(port: 0, rules: rules, onRequest: log.record)
+        var configuration = EmulatorServerConfiguration(port: 0, rules: rules, onRequest: log.record)
+        configuration.maxConcurrentStreams = maxConcurrentStreams
         return try await withEmulatorServer(store: store, configuration: configuration) { server in
             let address = try await server.listeningAddress
             let transport = try HTTP2ClientTransport.Posix(

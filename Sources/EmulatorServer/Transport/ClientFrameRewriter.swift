@@ -10,18 +10,22 @@ import NIOHTTP2
 ///   on HEADERS, so a unary call half-closed without a message (curl's or a raw client's form)
 ///   would wait forever for one; with the flag on DATA it answers INTERNAL `Empty stream.` at
 ///   once, as Google's emulator answers.
-/// - **A client's RST_STREAM** for a stream it has not half-closed (a Listen or Write stream:
-///   how clients end listeners) becomes an empty DATA frame with END_STREAM: the client's half
-///   close, on which the stream's session ends and answers with its trailers, so the stream
-///   closes with no reset from either side. swift-nio-http2 counts every reset it receives and
-///   closes the whole connection with GOAWAY ENHANCE_YOUR_CALM after 200 in 30 seconds (a
-///   defence against rapid-reset floods that the transport doesn't let us configure, and that
-///   swift-nio-http2 clients apply to the resets servers send); a test suite that removed a few
-///   hundred listeners on one connection lost every call in flight. The client ignores what
-///   the server still sends on the stream it reset. Should the stream not close within 5
-///   seconds (its flow-control window is exhausted), its channel is closed, which resets it.
-///   Other resets (of a stream the client half-closed already, such as an abandoned unary call,
-///   or of one not known here) pass unchanged.
+/// - **A client's RST_STREAM** never reaches swift-nio-http2, which counts every reset it
+///   receives and closes the whole connection with GOAWAY ENHANCE_YOUR_CALM after 200 in 30
+///   seconds (a defence against rapid-reset floods that the transport doesn't let us
+///   configure); clients reset the streams of listeners they remove and of calls they abandon,
+///   so a test suite that removed a few hundred listeners on one connection lost every call in
+///   flight. Instead:
+///   - a stream the client has not half-closed (a Listen or Write stream) gets an empty DATA
+///     frame with END_STREAM, the client's half close: its session ends and answers with its
+///     trailers, so it closes without a reset from either side (swift-nio-http2 clients count
+///     the resets servers send too). The client ignores what the server still sends on it.
+///     Should it not close within 5 seconds (its flow-control window is exhausted), its
+///     channel is closed, which resets it;
+///   - a stream the client has half-closed (a call still being answered) has its channel
+///     closed, which cancels the call and resets the stream;
+///   - a reset of a stream that is closed already is dropped, as HTTP/2 would ignore it.
+///   A reset of a stream not opened yet (its HEADERS in the same read) passes unchanged.
 ///
 /// Sits between the `ProtocolGate` and the HTTP/2 handler. It reads only frame headers (9
 /// bytes each) and passes payloads through untouched, so the HPACK state is never disturbed.
@@ -55,19 +59,29 @@ final class ClientFrameRewriter: ChannelInboundHandler, RemovableChannelHandler 
     private var dropsPayload = false
     /// The channels of the streams being served, by stream id.
     private var streams: [UInt32: any Channel] = [:]
-    /// The served streams the client has half-closed (sent END_STREAM on).
+    /// The streams the client has half-closed (sent END_STREAM on), until they close.
     private var halfClosedByClient: Set<UInt32> = []
+    /// The highest stream id registered: a reset of a lower one not in `streams` is for a
+    /// stream closed already.
+    private var highestRegistered: UInt32 = 0
 
     /// Records an accepted stream's channel, until it closes, so that a client's reset of the
-    /// stream closes it. Call on the connection's event loop.
-    func register(_ stream: any Channel) {
-        guard let id = try? stream.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return }
+    /// stream half-closes it; false, recording nothing, when `limit` streams are open already
+    /// (the stream is to be refused). Call on the connection's event loop.
+    func register(_ stream: any Channel, limit: Int) -> Bool {
+        guard let id = try? stream.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) else { return true }
         let number = UInt32(Int(id))
+        guard streams.count < limit else {
+            halfClosedByClient.remove(number)
+            return false
+        }
         streams[number] = stream
+        highestRegistered = max(highestRegistered, number)
         stream.closeFuture.whenComplete { [self] _ in
             streams[number] = nil
             halfClosedByClient.remove(number)
         }
+        return true
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -106,7 +120,7 @@ final class ClientFrameRewriter: ChannelInboundHandler, RemovableChannelHandler 
                 var header = ByteBuffer(bytes: partialHeader)
                 partialHeader = []
                 if let reset = inspectHeader(in: &header, at: 0) {
-                    halfClose(reset, context)
+                    handle(reset, context)
                 } else {
                     context.fireChannelRead(wrapInboundOut(header))
                 }
@@ -114,7 +128,7 @@ final class ClientFrameRewriter: ChannelInboundHandler, RemovableChannelHandler 
             } else {
                 if let reset = inspectHeader(in: &input, at: position) {
                     forwardRun(upTo: position)
-                    halfClose(reset, context)
+                    handle(reset, context)
                     runStart = position + Self.headerLength
                 }
                 position += Self.headerLength
@@ -125,25 +139,27 @@ final class ClientFrameRewriter: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     /// Reads the frame header at `index`. A HEADERS frame's END_STREAM flag is cleared (in
-    /// place), noting where the DATA frame that carries it goes. A client's reset of a served
-    /// stream it has not half-closed is returned: the caller drops the frame and half-closes the
-    /// stream instead.
+    /// place), noting where the DATA frame that carries it goes. A client's reset of a stream
+    /// opened already is returned: the caller drops the frame and handles the reset.
     private func inspectHeader(in bytes: inout ByteBuffer, at index: Int) -> UInt32? {
         let length = (0..<3).reduce(0) { $0 << 8 | Int(bytes.getInteger(at: index + $1, as: UInt8.self) ?? 0) }
         let type = bytes.getInteger(at: index + 3, as: UInt8.self) ?? 0
         let flags = bytes.getInteger(at: index + 4, as: UInt8.self) ?? 0
         let stream = (bytes.getInteger(at: index + 5, as: UInt32.self) ?? 0) & 0x7FFF_FFFF
         payloadRemaining = length
-        if type == Self.resetType, length == 4, streams[stream] != nil, !halfClosedByClient.contains(stream) {
+        if type == Self.resetType, length == 4, stream != 0, stream <= highestRegistered {
             dropsPayload = true
             return stream
         }
-        if type == Self.dataType, flags & Self.endStreamFlag != 0, streams[stream] != nil {
+        // Recorded before the stream registers too: its HEADERS often come in the same read,
+        // and reach swift-nio-http2 (which opens the stream) only after this read is inspected.
+        if type == Self.dataType, flags & Self.endStreamFlag != 0 {
             halfClosedByClient.insert(stream)
         }
         if type == Self.headersType, flags & Self.endStreamFlag != 0 {
             bytes.setInteger(flags & ~Self.endStreamFlag, at: index + 4)
             endStreamAfterHeaderBlock = stream
+            halfClosedByClient.insert(stream)
         }
         if type == Self.headersType || type == Self.continuationType, flags & Self.endHeadersFlag != 0,
             endStreamAfterHeaderBlock == stream
@@ -154,12 +170,16 @@ final class ClientFrameRewriter: ChannelInboundHandler, RemovableChannelHandler 
         return nil
     }
 
-    /// Half-closes `stream` for the client that reset it, and closes its channel (resetting it)
-    /// if it is still open 5 seconds later.
-    private func halfClose(_ stream: UInt32, _ context: ChannelHandlerContext) {
-        halfClosedByClient.insert(stream)
-        context.fireChannelRead(wrapInboundOut(endStreamFrame(stream, context)))
-        guard let channel = streams[stream] else { return }
+    /// Ends `stream`, which the client reset: half-closes it for the client, closing its
+    /// channel (resetting it) if it is still open 5 seconds later, or closes its channel now if
+    /// the client had half-closed it; nothing if it is closed already.
+    private func handle(_ reset: UInt32, _ context: ChannelHandlerContext) {
+        guard let channel = streams[reset] else { return }
+        guard halfClosedByClient.insert(reset).inserted else {
+            channel.close(promise: nil)
+            return
+        }
+        context.fireChannelRead(wrapInboundOut(endStreamFrame(reset, context)))
         channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 

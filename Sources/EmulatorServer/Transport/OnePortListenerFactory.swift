@@ -10,6 +10,8 @@ struct OnePortListenerFactory: HTTP2ServerTransport.ListenerFactory {
     let host: String
     let port: Int
     let eventLoopGroup: any EventLoopGroup
+    /// The stream limit announced to gRPC clients (see `StreamLimitAnnouncer`).
+    let announcedStreamLimit: Int
     let makeRESTHandler: @Sendable () -> RESTChannelHandler
 
     func makeListeningChannel(
@@ -17,12 +19,14 @@ struct OnePortListenerFactory: HTTP2ServerTransport.ListenerFactory {
         connectionConfigurator: HTTP2ServerTransport.ConnectionConfigurator
     ) async throws -> NIOAsyncChannel<HTTP2ServerTransport.ConnectionConfigurator.ConnectionChannel, Never> {
         let makeRESTHandler = self.makeRESTHandler
+        let announcedStreamLimit = self.announcedStreamLimit
         return try await ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { listenerConfigurator.configure(channel: $0) }
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ProtocolGate(makeRESTHandler: makeRESTHandler))
+                    try channel.pipeline.syncOperations.addHandler(StreamLimitAnnouncer(announcedLimit: announcedStreamLimit))
                 }.flatMap {
                     connectionConfigurator.configure(channel: channel, tls: .none)
                 }

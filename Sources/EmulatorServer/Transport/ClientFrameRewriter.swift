@@ -20,7 +20,7 @@ import NIOHTTP2
 ///     frame with END_STREAM, the client's half close: its session ends and answers with its
 ///     trailers, so it closes without a reset from either side (swift-nio-http2 clients count
 ///     the resets servers send too). The client ignores what the server still sends on it.
-///     Should it not close within 5 seconds (its flow-control window is exhausted), its
+///     Should it not close within 2 seconds (its flow-control window is exhausted), its
 ///     channel is closed, which resets it;
 ///   - a stream the client has half-closed (a call still being answered) has its channel
 ///     closed, which cancels the call and resets the stream;
@@ -171,7 +171,7 @@ final class ClientFrameRewriter: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     /// Ends `stream`, which the client reset: half-closes it for the client, closing its
-    /// channel (resetting it) if it is still open 5 seconds later, or closes its channel now if
+    /// channel (resetting it) if it is still open 2 seconds later, or closes its channel now if
     /// the client had half-closed it; nothing if it is closed already.
     private func handle(_ reset: UInt32, _ context: ChannelHandlerContext) {
         guard let channel = streams[reset] else { return }
@@ -180,7 +180,7 @@ final class ClientFrameRewriter: ChannelInboundHandler, RemovableChannelHandler 
             return
         }
         context.fireChannelRead(wrapInboundOut(endStreamFrame(reset, context)))
-        channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
     }
 
     /// At the end of a frame: stops dropping payload, and after a frame that ends a header

@@ -38,37 +38,19 @@ enum RawHTTP2 {
     /// with the connection's HPACK state; nil if the frames hold none.
     static func trailers(of stream: UInt32, in bytes: [UInt8]) -> [String: String]? {
         var decoder = HPACKDecoder(allocator: ByteBufferAllocator())
-        var offset = 0
-        while offset + 9 <= bytes.count {
-            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
-            let type = bytes[offset + 3]
-            let flags = bytes[offset + 4]
-            let id = bytes[offset + 5..<offset + 9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
-            guard offset + 9 + length <= bytes.count else { return nil }
-            if type == 0x1 {
-                var block = ByteBuffer(bytes: bytes[offset + 9..<offset + 9 + length])
-                guard let fields = try? decoder.decodeHeaders(from: &block) else { return nil }
-                if id == stream, flags & 0x1 != 0 {
-                    return Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
-                }
+        for frame in frames(in: bytes) where frame.type == 0x1 {
+            var block = ByteBuffer(bytes: frame.payload)
+            guard let fields = try? decoder.decodeHeaders(from: &block) else { return nil }
+            if frame.stream == stream, frame.flags & 0x1 != 0 {
+                return Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
             }
-            offset += 9 + length
         }
         return nil
     }
 
     /// Whether the server's frames hold trailers for `stream`: a HEADERS frame with END_STREAM.
     static func endsStream(_ stream: UInt32, in bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset + 9 <= bytes.count {
-            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
-            let type = bytes[offset + 3]
-            let flags = bytes[offset + 4]
-            let id = bytes[offset + 5..<offset + 9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
-            if id == stream, type == 0x1, flags & 0x1 != 0 { return true }
-            offset += 9 + length
-        }
-        return false
+        frames(in: bytes).contains { $0.stream == stream && $0.type == 0x1 && $0.flags & 0x1 != 0 }
     }
 
     /// The frames in the server's `bytes`: type, flags, stream and payload of each whole one.

@@ -59,6 +59,8 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Google's export format (LevelDB log files of entities), and import and export of a store.
+        .target(name: "FirestoreExport", dependencies: ["DocumentModel", "DocumentStore"], swiftSettings: upcoming),
         .target(
             name: "EmulatorServer",
             dependencies: [
@@ -129,6 +131,12 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "LevelDBTests", dependencies: ["LevelDB"], swiftSettings: upcoming),
+        .testTarget(
+            name: "FirestoreExportTests",
+            dependencies: ["FirestoreExport", "DocumentModel", "DocumentStore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel"], swiftSettings: upcoming),
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentModel", "DocumentStore", "LevelDB", "SecurityRules"], swiftSettings: upcoming),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "DocumentModel"], swiftSettings: upcoming),

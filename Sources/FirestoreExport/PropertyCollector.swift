@@ -1,0 +1,81 @@
+import DocumentModel
+
+/// A property value as decoded, before references are resolved (an entity's key, which says
+/// what project the export came from, may follow its properties).
+indirect enum DecodedValue {
+    case value(Value)
+    case map(PropertyCollector)
+    case reference(project: String, database: String, path: ResourcePath)
+
+    func resolve(exportedProject: String?, into database: DatabaseID) throws -> Value {
+        switch self {
+        case .value(let value):
+            return value
+        case .map(let fields):
+            return .map(try fields.map(referencesFrom: exportedProject, into: database))
+        case .reference(let project, let databaseName, let path):
+            let target =
+                project == exportedProject && databaseName == DatabaseID.defaultDatabase
+                ? database : try DatabaseID(project: project, database: databaseName)
+            return .reference(try DocumentName(target, path))
+        }
+    }
+}
+
+/// Gathers an entity's properties into fields: a property with `multiple` adds an element to
+/// an array of that name, one with the vector meaning an element to a vector, any other is the
+/// field's whole value (and may appear once).
+struct PropertyCollector {
+    private enum Field {
+        case single(DecodedValue)
+        case array([DecodedValue])
+        case vector([Double])
+    }
+
+    private var names: [String] = []
+    private var fields: [String: Field] = [:]
+
+    mutating func add(_ name: String, _ value: DecodedValue, meaning: UInt64, multiple: Bool, at offset: Int) throws {
+        let existing = fields[name]
+        if existing == nil { names.append(name) }
+        switch (existing, meaning == EntityFields.Meaning.vector, multiple) {
+        case (nil, true, _), (.vector, true, _):
+            guard case .value(.double(let element)) = value else {
+                throw ExportError(.malformed, "vector property '\(name)' holds a value that is not a double", offset: offset)
+            }
+            if case .vector(let elements) = existing {
+                fields[name] = .vector(elements + [element])
+            } else {
+                fields[name] = .vector([element])
+            }
+        case (nil, false, true):
+            fields[name] = .array([value])
+        case (.array(var elements), false, true):
+            elements.append(value)
+            fields[name] = .array(elements)
+        case (nil, false, false):
+            fields[name] = .single(value)
+        default:
+            throw ExportError(.malformed, "property '\(name)' appears twice", offset: offset)
+        }
+    }
+
+    /// The fields as a map, references resolved (see `DecodedValue.resolve`).
+    func map(referencesFrom exportedProject: String?, into database: DatabaseID) throws -> MapValue {
+        var pairs: [(String, Value)] = []
+        pairs.reserveCapacity(names.count)
+        for name in names {
+            switch fields[name] {
+            case .single(let value):
+                pairs.append((name, try value.resolve(exportedProject: exportedProject, into: database)))
+            case .array(let elements):
+                pairs.append((name, .array(try elements.map { try $0.resolve(exportedProject: exportedProject, into: database) })))
+            case .vector(let elements):
+                pairs.append((name, .vector(elements)))
+            case nil:
+                continue
+            }
+        }
+        return MapValue(uniqueKeysWithValues: pairs)
+    }
+}

@@ -108,6 +108,7 @@ let package = Package(
                 "DocumentModel",
                 "DocumentStore",
                 "EmulatorServer",
+                "FirestoreExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming

@@ -47,7 +47,9 @@ package struct ExportReader: Sendable {
         let decoder = EntityDecoder(database: database)
         var count = 0
         var bytesBefore = 0
+        var sizeBeforeLast = 0
         for output in outputs {
+            sizeBeforeLast = bytesBefore
             var log = try LogReader(path: output)
             while let record = try log.next() {
                 let document: Document
@@ -62,10 +64,12 @@ package struct ExportReader: Sendable {
             bytesBefore += log.offset
         }
         guard count == documentCount, bytesBefore == byteCount else {
+            // Cut at a record boundary: the last output file ends early.
+            let lastSize = outputs.isEmpty ? 0 : bytesBefore - sizeBeforeLast
             throw ExportError(
                 .truncated,
-                "the metadata lists \(documentCount) documents in \(byteCount) bytes; the output files hold \(count) in \(bytesBefore)",
-                file: location.metadataFile)
+                "the output ends after \(count) documents in \(bytesBefore) bytes; the metadata lists \(documentCount) in \(byteCount)",
+                file: outputs.last ?? location.metadataFile, offset: lastSize)
         }
     }
 }

@@ -66,6 +66,7 @@ let package = Package(
             dependencies: [
                 "DocumentModel",
                 "DocumentStore",
+                "FirestoreExport",
                 "SecurityRules",
                 "FirestoreProto",
                 "FirestoreWire",
@@ -145,6 +146,7 @@ let package = Package(
             name: "EmulatorServerTests",
             dependencies: [
                 "EmulatorServer",
+                "FirestoreExport",
                 "DocumentModel",
                 "DocumentStore",
                 "FirestoreProto",

@@ -6,13 +6,10 @@ import Foundation
 ///
 /// The export is read twice, streaming: first every record is checked (checksums, encoding,
 /// names, Firestore's limits) and nothing is written, so bad input imports nothing; then the
-/// documents are committed in batches. Without `merge` the database must be empty, and if a
-/// batch fails (a full disk, say) the documents already imported are deleted again; with
-/// `merge` a document with the same name is overwritten, and such a failure leaves the batches
-/// committed before it.
+/// documents are committed in batches. See `Mode` for what happens to documents already there.
 ///
 /// ```swift
-/// let summary = try StoreImporter(database: db, merge: false).run(try ExportReader(path: "seed"), into: store)
+/// let count = try StoreImporter(database: db, mode: .intoEmpty).run(try ExportReader(path: "seed"), into: store)
 /// ```
 package struct StoreImporter {
     /// How far an import is.
@@ -26,18 +23,31 @@ package struct StoreImporter {
         package var elapsedSeconds: Double
     }
 
+    /// What an import does with the documents already in the database.
+    package enum Mode: Sendable {
+        /// The database must be empty (else `ExportError.notEmpty`); if a batch fails (a full
+        /// disk, say) the documents already imported are deleted again.
+        case intoEmpty
+        /// A document with the same name is overwritten, others are kept; a failing batch leaves
+        /// the batches committed before it.
+        case merge
+        /// The database's documents are deleted once the export is checked, then the export is
+        /// imported (what `hearth start --import` does, as Google's emulator starts from its seed).
+        case replace
+    }
+
     /// The database documents go into.
     package var database: DatabaseID
-    /// Overwrite documents with the same name instead of requiring an empty database.
-    package var merge: Bool
+    /// What happens to documents already there.
+    package var mode: Mode
     /// Documents per commit.
     package var batchSize = 1_000
     /// Called after each batch with how far the import is.
     package var progress: ((Progress) -> Void)?
 
-    package init(database: DatabaseID, merge: Bool, progress: ((Progress) -> Void)? = nil) {
+    package init(database: DatabaseID, mode: Mode, progress: ((Progress) -> Void)? = nil) {
         self.database = database
-        self.merge = merge
+        self.mode = mode
         self.progress = progress
     }
 
@@ -48,7 +58,7 @@ package struct StoreImporter {
     @discardableResult
     package func run(_ export: ExportReader, into store: DocumentStore) throws -> Int {
         let start = Date()
-        if !merge, try store.hasDocuments(in: database) {
+        if mode == .intoEmpty, try store.hasDocuments(in: database) {
             throw ExportError(
                 .notEmpty, "\(database.resourceName) has documents: import into an empty database, or merge")
         }
@@ -62,6 +72,7 @@ package struct StoreImporter {
             checked += 1
             if checked % batchSize == 0 { report("checking", checked, bytes, export, since: start) }
         }
+        if mode == .replace { try store.clear(database) }
         var batch: [Write] = []
         var imported = 0
         do {
@@ -79,7 +90,7 @@ package struct StoreImporter {
                 imported += batch.count
             }
         } catch {
-            if !merge { _ = try? store.clear(database) }
+            if mode != .merge { _ = try? store.clear(database) }
             throw error
         }
         report("importing", imported, export.byteCount, export, since: start)

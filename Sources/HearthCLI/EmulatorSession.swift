@@ -36,6 +36,13 @@ enum EmulatorSession {
         } catch let error as FirestoreError {
             throw CommandFailure(error.message)
         }
+        let portability = SessionPortability(configuration: configuration, log: log)
+        do {
+            try portability.importAtStart(into: store)
+        } catch {
+            try? store.close()
+            throw error
+        }
         let serverConfiguration = EmulatorServerConfiguration(
             host: configuration.host, port: configuration.port, rules: rules,
             onRequest: { entry in if let line = level.line(for: entry) { log(line) } })
@@ -49,6 +56,12 @@ enum EmulatorSession {
         } catch let error as FirestoreError {
             try? store.close()
             throw CommandFailure(error.message)
+        } catch {
+            try? store.close()
+            throw error
+        }
+        do {
+            try portability.exportOnExit(from: store)
         } catch {
             try? store.close()
             throw error

@@ -30,7 +30,7 @@ struct StoreImportExportTests {
         let folder = try TemporaryFolder()
         for (index, path) in [GoogleFixture.folder, GoogleFixture.metadata].enumerated() {
             let store = try openStore(folder, "data\(index)")
-            let count = try StoreImporter(database: database, merge: false).run(ExportReader(path: path), into: store)
+            let count = try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: path), into: store)
             #expect(count == 19)
             expectIdentical(try contents(store, database), GoogleFixture.documents)
             try store.close()
@@ -40,7 +40,7 @@ struct StoreImportExportTests {
     @Test func exportThenImportIsExactAndUsesTheFirebaseToolsLayout() throws {
         let folder = try TemporaryFolder()
         let source = try openStore(folder, "source")
-        _ = try StoreImporter(database: database, merge: false).run(ExportReader(path: GoogleFixture.folder), into: source)
+        _ = try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: GoogleFixture.folder), into: source)
         let destination = folder.file("export")
         let summary = try StoreExporter.export(database: database, of: source, to: destination, layout: .firebaseTools)
         #expect(summary.documents == 19)
@@ -53,7 +53,7 @@ struct StoreImportExportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("partial") }.isEmpty)
         let copy = try openStore(folder, "copy")
         let other = try DatabaseID(project: "demo-other")
-        try StoreImporter(database: other, merge: false).run(ExportReader(path: destination), into: copy)
+        try StoreImporter(database: other, mode: .intoEmpty).run(ExportReader(path: destination), into: copy)
         var expected = GoogleFixture.documents
         expected["t/ref"] = [
             "a": .reference(try DocumentName(other, "t/other")), "b": .reference(try DocumentName(other, "a/b/c/d")),
@@ -77,7 +77,7 @@ struct StoreImportExportTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: destination + "/firestore_export_1.overall_export_metadata"))
         // Google's emulator's file for an empty database, byte for byte.
         #expect(Array(bytes) == [0xB8, 0x6D, 0x44, 0x4E, 0x01, 0x00, 0x01, 0x33, 0x05, 0x2B, 0x28, 0x43, 0x00, 0x00, 0x01])
-        #expect(try StoreImporter(database: database, merge: false).run(ExportReader(path: destination), into: store) == 0)
+        #expect(try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: destination), into: store) == 0)
         try store.close()
     }
 
@@ -86,9 +86,9 @@ struct StoreImportExportTests {
         let store = try openStore(folder)
         try store.commit([.set(GoogleFixture.name("t/ints"), fields: ["old": true]), .set(GoogleFixture.name("k/keep"), fields: [:])])
         #expect {
-            try StoreImporter(database: database, merge: false).run(ExportReader(path: GoogleFixture.folder), into: store)
+            try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: GoogleFixture.folder), into: store)
         } throws: { ($0 as? ExportError)?.code == .notEmpty }
-        try StoreImporter(database: database, merge: true).run(ExportReader(path: GoogleFixture.folder), into: store)
+        try StoreImporter(database: database, mode: .merge).run(ExportReader(path: GoogleFixture.folder), into: store)
         let documents = try contents(store, database)
         #expect(documents.count == 20)
         #expect(documents["t/ints"]?["old"] == nil)
@@ -104,7 +104,7 @@ struct StoreImportExportTests {
         let (path, expected) = try damage.apply(to: export)
         let store = try openStore(folder)
         #expect {
-            try StoreImporter(database: database, merge: false).run(ExportReader(path: path), into: store)
+            try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: path), into: store)
         } throws: { error in
             guard let error = error as? ExportError else { return false }
             return error.code == expected.code && error.description == expected.description

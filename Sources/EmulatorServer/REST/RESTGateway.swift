@@ -46,6 +46,9 @@ struct RESTGateway: Sendable {
         case .rulesAdmin(let project, let endpoint):
             try query.finish()
             response = try rulesAdmin.respond(to: endpoint, project: project, body: request.body)
+        case .export:
+            try query.finish()
+            response = try ExportAdmin(store: api.store).respond(body: request.body)
         case .getDocument(let name):
             var message = Google_Firestore_V1_GetDocumentRequest()
             message.name = name

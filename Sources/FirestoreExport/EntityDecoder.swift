@@ -3,9 +3,9 @@ import DocumentModel
 /// Decodes the entities of an export (see `EntityEncoder`) into documents of one database.
 ///
 /// The key's path gives the document's name in `database`, whatever project the export came
-/// from. A reference to a document of the exported project points into `database` too (so
-/// references keep working after an import into another project); a reference to another
-/// project keeps its project.
+/// from. A reference keeps the project its app id names (`dev~demo-app` is `demo-app`), also
+/// after an import into another project: Google's emulator, seeding an export into every
+/// project, keeps them so too.
 ///
 /// Every problem is an `ExportError` whose offset is the byte in the entity where it is.
 struct EntityDecoder {
@@ -21,16 +21,13 @@ struct EntityDecoder {
     func decode(_ bytes: [UInt8]) throws -> Document {
         var reader = ProtoReader(bytes)
         var path: [String]?
-        var exportedProject: String?
         var fields = PropertyCollector()
         while let tag = try reader.nextTag() {
             switch tag.field {
             case EntityFields.Entity.key:
                 try reader.expect(tag, .lengthDelimited, in: "the entity")
                 var key = try reader.nested()
-                let (app, segments) = try decodeKey(&key)
-                exportedProject = EntityFields.project(ofApp: app)
-                path = segments
+                path = try decodeKey(&key)
             case EntityFields.Entity.property, EntityFields.Entity.rawProperty:
                 try reader.expect(tag, .lengthDelimited, in: "the entity")
                 var property = try reader.nested()
@@ -49,24 +46,17 @@ struct EntityDecoder {
         } catch let error as FirestoreError {
             throw ExportError(.malformed, "the key '\(path.joined(separator: "/"))' names no document: \(error.message)", offset: 0)
         }
-        let map: MapValue
-        do {
-            map = try fields.map(referencesFrom: exportedProject, into: database)
-        } catch let error as FirestoreError {
-            throw ExportError(.malformed, "a reference to no document: \(error.message)", offset: 0)
-        }
-        return Document(name: name, fields: map, createTime: .min, updateTime: .min)
+        return Document(name: name, fields: fields.map, createTime: .min, updateTime: .min)
     }
 
-    /// A key's app and path segments.
-    private func decodeKey(_ reader: inout ProtoReader) throws -> (String, [String]) {
-        var app = ""
+    /// A key's path segments (its app, the exporting project, is not needed).
+    private func decodeKey(_ reader: inout ProtoReader) throws -> [String] {
         var segments: [String] = []
         while let tag = try reader.nextTag() {
             switch tag.field {
             case EntityFields.Key.app:
                 try reader.expect(tag, .lengthDelimited, in: "the key")
-                app = try reader.string()
+                _ = try reader.string()
             case EntityFields.Key.path:
                 try reader.expect(tag, .lengthDelimited, in: "the key")
                 var path = try reader.nested()
@@ -85,7 +75,7 @@ struct EntityDecoder {
                 throw reader.unknown(tag, in: "the key")
             }
         }
-        return (app, segments)
+        return segments
     }
 
     /// One path element's collection id and document id (a numeric id as `__id<n>__`), up to
@@ -142,10 +132,10 @@ struct EntityDecoder {
     }
 
     /// A `PropertyValue` with its property's meaning.
-    private func decodeValue(_ reader: inout ProtoReader, meaning: UInt64, depth: Int) throws -> DecodedValue {
+    private func decodeValue(_ reader: inout ProtoReader, meaning: UInt64, depth: Int) throws -> Value {
         let start = reader.position
-        var value: DecodedValue?
-        func set(_ decoded: DecodedValue) throws {
+        var value: Value?
+        func set(_ decoded: Value) throws {
             guard value == nil else { throw ExportError(.malformed, "a property value with two values", offset: start) }
             value = decoded
         }
@@ -154,30 +144,30 @@ struct EntityDecoder {
             case (EntityFields.Value.int64, .varint):
                 let number = Int64(bitPattern: try reader.varint())
                 if meaning == EntityFields.Meaning.when {
-                    try set(.value(.timestamp(try timestamp(number, at: tag.offset))))
+                    try set(.timestamp(try timestamp(number, at: tag.offset)))
                 } else {
-                    try set(.value(.integer(number)))
+                    try set(.integer(number))
                 }
-            case (EntityFields.Value.boolean, .varint): try set(.value(.boolean(try reader.varint() != 0)))
-            case (EntityFields.Value.double, .fixed64): try set(.value(.double(Double(bitPattern: try reader.fixed64()))))
+            case (EntityFields.Value.boolean, .varint): try set(.boolean(try reader.varint() != 0))
+            case (EntityFields.Value.double, .fixed64): try set(.double(Double(bitPattern: try reader.fixed64())))
             case (EntityFields.Value.string, .lengthDelimited):
                 switch meaning {
-                case EntityFields.Meaning.blob, EntityFields.Meaning.byteString: try set(.value(.bytes(try reader.data())))
+                case EntityFields.Meaning.blob, EntityFields.Meaning.byteString: try set(.bytes(try reader.data()))
                 case EntityFields.Meaning.entity:
                     guard depth < Self.maxDepth else {
                         throw ExportError(.malformed, "maps nested deeper than \(Self.maxDepth) levels", offset: tag.offset)
                     }
                     var entity = try reader.nested()
-                    try set(.map(try decodeMap(&entity, depth: depth + 1)))
-                default: try set(.value(.string(try reader.string())))
+                    try set(.map(try decodeMap(&entity, depth: depth + 1).map))
+                default: try set(.string(try reader.string()))
                 }
-            case (EntityFields.Value.point, .startGroup): try set(.value(.geoPoint(try decodePoint(&reader, at: tag.offset))))
+            case (EntityFields.Value.point, .startGroup): try set(.geoPoint(try decodePoint(&reader, at: tag.offset)))
             case (EntityFields.Value.reference, .startGroup): try set(try decodeReference(&reader))
             default: throw reader.unknown(tag, in: "a property value")
             }
         }
         if let value { return value }
-        return .value(meaning == EntityFields.Meaning.emptyList ? .array([]) : .null)
+        return meaning == EntityFields.Meaning.emptyList ? .array([]) : .null
     }
 
     private func timestamp(_ microseconds: Int64, at offset: Int) throws -> Timestamp {
@@ -208,7 +198,7 @@ struct EntityDecoder {
         throw ExportError(.malformed, "a point without both coordinates or its end", offset: offset)
     }
 
-    private func decodeReference(_ reader: inout ProtoReader) throws -> DecodedValue {
+    private func decodeReference(_ reader: inout ProtoReader) throws -> Value {
         let start = reader.position
         var app = ""
         var database = DatabaseID.defaultDatabase
@@ -224,9 +214,8 @@ struct EntityDecoder {
                     id: EntityFields.Value.referenceID, name: EntityFields.Value.referenceName)
             case (EntityFields.Value.reference, .endGroup):
                 do {
-                    return .reference(
-                        project: EntityFields.project(ofApp: app), database: database,
-                        path: try ResourcePath(segments: segments))
+                    let target = try DatabaseID(project: EntityFields.project(ofApp: app), database: database)
+                    return .reference(try DocumentName(target, ResourcePath(segments: segments)))
                 } catch let error as FirestoreError {
                     throw ExportError(.malformed, "a reference to no document: \(error.message)", offset: start)
                 }

@@ -1,46 +1,24 @@
 import DocumentModel
 
-/// A property value as decoded, before references are resolved (an entity's key, which says
-/// what project the export came from, may follow its properties).
-indirect enum DecodedValue {
-    case value(Value)
-    case map(PropertyCollector)
-    case reference(project: String, database: String, path: ResourcePath)
-
-    func resolve(exportedProject: String?, into database: DatabaseID) throws -> Value {
-        switch self {
-        case .value(let value):
-            return value
-        case .map(let fields):
-            return .map(try fields.map(referencesFrom: exportedProject, into: database))
-        case .reference(let project, let databaseName, let path):
-            let target =
-                project == exportedProject && databaseName == DatabaseID.defaultDatabase
-                ? database : try DatabaseID(project: project, database: databaseName)
-            return .reference(try DocumentName(target, path))
-        }
-    }
-}
-
 /// Gathers an entity's properties into fields: a property with `multiple` adds an element to
 /// an array of that name, one with the vector meaning an element to a vector, any other is the
 /// field's whole value (and may appear once).
 struct PropertyCollector {
     private enum Field {
-        case single(DecodedValue)
-        case array([DecodedValue])
+        case single(Value)
+        case array([Value])
         case vector([Double])
     }
 
     private var names: [String] = []
     private var fields: [String: Field] = [:]
 
-    mutating func add(_ name: String, _ value: DecodedValue, meaning: UInt64, multiple: Bool, at offset: Int) throws {
+    mutating func add(_ name: String, _ value: Value, meaning: UInt64, multiple: Bool, at offset: Int) throws {
         let existing = fields[name]
         if existing == nil { names.append(name) }
         switch (existing, meaning == EntityFields.Meaning.vector, multiple) {
         case (nil, true, _), (.vector, true, _):
-            guard case .value(.double(let element)) = value else {
+            guard case .double(let element) = value else {
                 throw ExportError(.malformed, "vector property '\(name)' holds a value that is not a double", offset: offset)
             }
             if case .vector(let elements) = existing {
@@ -60,16 +38,16 @@ struct PropertyCollector {
         }
     }
 
-    /// The fields as a map, references resolved (see `DecodedValue.resolve`).
-    func map(referencesFrom exportedProject: String?, into database: DatabaseID) throws -> MapValue {
+    /// The fields as a map.
+    var map: MapValue {
         var pairs: [(String, Value)] = []
         pairs.reserveCapacity(names.count)
         for name in names {
             switch fields[name] {
             case .single(let value):
-                pairs.append((name, try value.resolve(exportedProject: exportedProject, into: database)))
+                pairs.append((name, value))
             case .array(let elements):
-                pairs.append((name, .array(try elements.map { try $0.resolve(exportedProject: exportedProject, into: database) })))
+                pairs.append((name, .array(elements)))
             case .vector(let elements):
                 pairs.append((name, .vector(elements)))
             case nil:

@@ -11,9 +11,13 @@ enum GoogleFixture {
     static var output: String { folder + "/all_namespaces/all_kinds/output-0" }
     static var metadata: String { folder + "/firestore_export_1795724546.overall_export_metadata" }
 
+    /// Where the tests import it: another project than the exported one.
     static let database = try! DatabaseID(project: "demo-imported")
+    /// The project it was exported from, which its references keep.
+    static let exported = try! DatabaseID(project: "demo-interop")
 
     static func name(_ path: String) -> DocumentName { try! DocumentName(database, path) }
+    static func exportedName(_ path: String) -> DocumentName { try! DocumentName(exported, path) }
 
     /// Every document of the fixture, by path.
     static var documents: [String: MapValue] {
@@ -28,7 +32,8 @@ enum GoogleFixture {
             "t/ts": ["a": .timestamp(try! Timestamp(rfc3339: "2024-01-02T03:04:05.123456Z")), "b": .timestamp(.min)],
             "t/str": ["a": "héllo 😀", "e": "", "long": .string(String(repeating: "x", count: 2000))],
             "t/bytes": ["a": .bytes([0, 1, 255]), "e": .bytes([])],
-            "t/ref": ["a": .reference(name("t/other")), "b": .reference(name("a/b/c/d")), "n": .reference(name("t/__id5__"))],
+            "t/ref": ["a": .reference(exportedName("t/other")), "b": .reference(exportedName("a/b/c/d")),
+                      "n": .reference(exportedName("t/__id5__"))],
             "t/geo": ["a": .geoPoint(try! GeoPoint(latitude: 1.5, longitude: -2.25)),
                       "z": .geoPoint(try! GeoPoint(latitude: -0.0, longitude: 0.0))],
             "t/arr": ["a": [1, "x", nil, ["m": [1, 2]]], "e": []],

@@ -128,7 +128,7 @@ let package = Package(
             name: "HearthBenchmarks",
             dependencies: [
                 "DocumentModel", "DocumentStore", "LevelDB", "SecurityRules",
-                "Hearth", "UserService", "HearthTesting", "EmulatorServer",
+                "Hearth", "UserService", "HearthTesting", "EmulatorServer", "FirestoreExport",
             ],
             swiftSettings: upcoming
         ),

@@ -6,7 +6,9 @@ google-cloud-firestore client:
    Hearth (`hearth import`);
 2. that data exported from Hearth (`hearth export`) and loaded by Google's emulator
    (`--seed_from_export`);
-3. Hearth's export imported into a fresh Hearth.
+3. Hearth's export imported into a fresh Hearth;
+4. an export through Hearth's `:export` endpoint (Google's request body) seeded into Google's
+   emulator.
 
 The dataset has every value type (null, booleans, int64 ends, doubles with NaN, infinities and
 -0.0, timestamps to the microsecond, Unicode strings, bytes, references, geo points, arrays,
@@ -85,6 +87,17 @@ def hearth(binary, data):
                "--rules", "/nonexistent.rules"]
     return Emulator(command, "export FIRESTORE_EMULATOR_HOST=",
                     lambda output: output.split("export FIRESTORE_EMULATOR_HOST=")[1].split()[0])
+
+
+def export_through_endpoint(address, directory, name):
+    """POSTs Google's export request to the emulator at `address`; returns the answer's body."""
+    request = urllib.request.Request(
+        f"http://{address}/emulator/v1/projects/{PROJECT}:export", method="POST",
+        data=json.dumps({"database": f"projects/{PROJECT}/databases/(default)", "export_directory": directory,
+                         "export_name": name}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return response.read()
 
 
 def run(command):
@@ -242,12 +255,7 @@ def main():
                     writer = source.client.batch()
             writer.commit()
             expected = everything(source.client)
-            request = urllib.request.Request(
-                f"http://{source.address}/emulator/v1/projects/{PROJECT}:export", method="POST",
-                data=json.dumps({"database": f"projects/{PROJECT}/databases/(default)", "export_directory": work,
-                                 "export_name": "google_export"}).encode(),
-                headers={"Content-Type": "application/json"})
-            urllib.request.urlopen(request).read()
+            google_answer = export_through_endpoint(source.address, work, "google_export")
         finally:
             source.stop()
 
@@ -257,6 +265,10 @@ def main():
         target = hearth(binary, os.path.join(work, "hearth1"))
         try:
             ok &= compare("Google's export imported into Hearth", everything(target.client), expected)
+            hearth_answer = export_through_endpoint(target.address, work, "endpoint_export")
+            same = hearth_answer == google_answer
+            print(f"{'ok' if same else 'FAILED'}: the :export endpoint answers as Google's ({hearth_answer!r})")
+            ok &= same
         finally:
             target.stop()
 
@@ -276,6 +288,13 @@ def main():
             ok &= compare("Hearth's export imported into a fresh Hearth", everything(fresh.client), expected)
         finally:
             fresh.stop()
+
+        # 4. An export through Hearth's endpoint into Google's emulator.
+        seeded = google(launcher, seed=os.path.join(work, "endpoint_export", "endpoint_export.overall_export_metadata"))
+        try:
+            ok &= compare("Hearth's :export endpoint seeded into Google's emulator", everything(seeded.client), expected)
+        finally:
+            seeded.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if ok else 1

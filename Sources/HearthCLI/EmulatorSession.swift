@@ -37,15 +37,15 @@ enum EmulatorSession {
             throw CommandFailure(error.message)
         }
         let portability = SessionPortability(configuration: configuration, log: log)
+        var serverConfiguration = EmulatorServerConfiguration(
+            host: configuration.host, port: configuration.port, rules: rules,
+            onRequest: { entry in if let line = level.line(for: entry) { log(line) } })
         do {
-            try portability.importAtStart(into: store)
+            serverConfiguration.seeding = try portability.importAtStart(into: store)
         } catch {
             try? store.close()
             throw error
         }
-        let serverConfiguration = EmulatorServerConfiguration(
-            host: configuration.host, port: configuration.port, rules: rules,
-            onRequest: { entry in if let line = level.line(for: entry) { log(line) } })
         let result: Result
         do {
             result = try await withEmulatorServer(store: store, configuration: serverConfiguration) { server in

@@ -2,10 +2,12 @@ import DocumentModel
 import DocumentStore
 import FirestoreExport
 
-/// `import` and `exportOnExit` of a `hearth start` or `hearth exec` run: an export replaces the
-/// project's default database before the server starts, and the database is exported when the
-/// server has stopped cleanly (after a crash or SIGKILL nothing is exported, and an earlier
-/// export at the folder stays as it was).
+/// `import` and `exportOnExit` of a `hearth start` or `hearth exec` run. An export seeds every
+/// project, as Google's emulator's `--seed_from_export` does: it replaces the configured
+/// project's default database before the server starts (so bad input stops the start), and any
+/// other project's on its first use (`ProjectSeeding`). The configured project's database is
+/// exported when the server has stopped cleanly (after a crash or SIGKILL nothing is exported,
+/// and an earlier export at the folder stays as it was).
 struct SessionPortability {
     let configuration: EmulatorConfiguration
     let log: @Sendable (String) -> Void
@@ -14,16 +16,23 @@ struct SessionPortability {
         get throws { try DatabaseID(project: configuration.projectId) }
     }
 
-    /// Imports `configuration.importPath`, if set, replacing the database's documents.
+    /// Seeds the configured project with `configuration.importPath`, if set, and returns the
+    /// seeding for the other projects.
     ///
     /// - Throws: `CommandFailure` naming the file and byte offset of bad input (nothing is changed).
-    func importAtStart(into store: DocumentStore) throws {
-        guard let path = configuration.importPath else { return }
+    func importAtStart(into store: DocumentStore) throws -> ProjectSeeding? {
+        guard let path = configuration.importPath else { return nil }
         let database = try database
+        let seeding = ProjectSeeding(export: try ExportFailure.reported { try ExportReader(path: path) }, store: store)
         let count = try ExportFailure.reported {
-            try StoreImporter(database: database, mode: .replace).run(ExportReader(path: path), into: store)
+            do {
+                return try seeding.seed(database) ?? 0
+            } catch let error as FirestoreError {
+                throw CommandFailure(error.message)
+            }
         }
-        log("Imported \(count) documents from \(path) into \(database.resourceName)")
+        log("Imported \(count) documents from \(path) into \(database.resourceName) (and into every other project on first use)")
+        return seeding
     }
 
     /// Exports the database to `configuration.exportOnExit`, if set.

@@ -58,3 +58,36 @@ import Testing
         }
     }
 }
+
+/// `hearth start --import`: an export seeds every project's default database on its first use,
+/// once per run, as Google's emulator's `--seed_from_export` does.
+@Suite struct ProjectSeedingTests {
+    @Test func everyProjectIsSeededOnFirstUseOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-seed-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let exported = try DatabaseID(project: "demo-exported")
+        let writer = try ExportWriter(destination: folder, layout: .firebaseTools, startMicroseconds: 0)
+        try writer.append(Document(
+            name: try DocumentName(exported, "things/a"),
+            fields: ["n": 1, "ref": .reference(try DocumentName(exported, "things/b"))], createTime: .min, updateTime: .min))
+        _ = try writer.finish(endMicroseconds: 0)
+        try await TestServer.run(seed: folder) { server in
+            let http = server.http
+            func get(_ project: String, database: String = "(default)") async throws -> RawHTTPClient.Response {
+                try await http.send("GET", "/v1/projects/\(project)/databases/\(database)/documents/things/a")
+            }
+            let first = try await get("p1")
+            #expect(first.status == 200)
+            #expect(first.body.contains("projects/demo-exported/databases/(default)/documents/things/b"), "references keep their project")
+            #expect(try await get("p2").status == 200)
+            #expect(try await get("p1", database: "named").status == 404, "only default databases are seeded")
+            let updated = try await http.send(
+                "PATCH", "/v1/projects/p1/databases/(default)/documents/things/a", body: #"{"fields": {"n": {"integerValue": "2"}}}"#)
+            #expect(updated.status == 200)
+            #expect(try await get("p1").body.contains("\"2\""), "seeded once per run")
+            let cleared = try await http.send("DELETE", "/emulator/v1/projects/p3/databases/(default)/documents")
+            #expect(cleared.status == 200)
+            #expect(try await get("p3").status == 404, "a clear is not undone by seeding")
+        }
+    }
+}

@@ -13,6 +13,8 @@ import Foundation
 /// `firestore_export` for `emulators:export` and `--export-on-exit`.
 struct ExportAdmin: Sendable {
     let store: DocumentStore
+    /// The export seeding every project, if any: the exported database is seeded first.
+    var seeding: ProjectSeeding?
 
     private struct Body: Decodable {
         var database: String?
@@ -50,6 +52,7 @@ struct ExportAdmin: Sendable {
             throw FirestoreError.invalidArgument("Payload isn't valid for request.")
         }
         let database = try Self.databaseID(decoded.database ?? "")
+        try seeding?.seed(database)
         var isFolder: ObjCBool = false
         guard let directory = decoded.exportDirectory,
             FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue

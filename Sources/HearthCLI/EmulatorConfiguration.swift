@@ -24,7 +24,7 @@ struct EmulatorConfiguration: Decodable {
     var dataFolder = ".hearth/data"
     /// The server's log level.
     var logLevel = "info"
-    /// An export (in Google's format) that replaces the project's default database at start.
+    /// An export (in Google's format) seeding every project's default database: this one at start, others on first use.
     var importPath: String?
     /// Where the project's default database is exported (firebase-tools layout) on a clean stop.
     var exportOnExit: String?

@@ -25,7 +25,7 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         name: .customLong("import"),
-        help: "An export in Google's format that replaces the project's database at start (default: import).")
+        help: "An export in Google's format seeding every project's database, as --seed_from_export (default: import).")
     var importPath: String?
 
     @Option(help: "Export the project's database to this folder on a clean stop (default: exportOnExit).")

@@ -44,7 +44,8 @@ struct EntityDecoder {
         do {
             name = try DocumentName(database, ResourcePath(segments: path))
         } catch let error as FirestoreError {
-            throw ExportError(.malformed, "the key '\(path.joined(separator: "/"))' names no document: \(error.message)", offset: 0)
+            throw ExportError(
+                .malformed, "the key '\(path.joined(separator: "/"))' names no document: \(error.message)", offset: 0)
         }
         return Document(name: name, fields: fields.map, createTime: .min, updateTime: .min)
     }
@@ -155,7 +156,8 @@ struct EntityDecoder {
                 case EntityFields.Meaning.blob, EntityFields.Meaning.byteString: try set(.bytes(try reader.data()))
                 case EntityFields.Meaning.entity:
                     guard depth < Self.maxDepth else {
-                        throw ExportError(.malformed, "maps nested deeper than \(Self.maxDepth) levels", offset: tag.offset)
+                        throw ExportError(
+                            .malformed, "maps nested deeper than \(Self.maxDepth) levels", offset: tag.offset)
                     }
                     var entity = try reader.nested()
                     try set(.map(try decodeMap(&entity, depth: depth + 1).map))
@@ -173,7 +175,8 @@ struct EntityDecoder {
     private func timestamp(_ microseconds: Int64, at offset: Int) throws -> Timestamp {
         let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds + 1) / 1_000_000 - 1
         guard (Timestamp.minSeconds...Timestamp.maxSeconds).contains(seconds) else {
-            throw ExportError(.malformed, "a timestamp of \(microseconds) µs is outside years 1 to 9999", offset: offset)
+            throw ExportError(
+                .malformed, "a timestamp of \(microseconds) µs is outside years 1 to 9999", offset: offset)
         }
         return Timestamp(microsecondsSinceEpoch: microseconds)
     }

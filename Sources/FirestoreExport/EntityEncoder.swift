@@ -84,7 +84,9 @@ enum EntityEncoder {
         }
     }
 
-    private static func writeProperty(_ name: String, _ value: Value, multiple: Bool, to writer: inout ProtoWriter) throws {
+    private static func writeProperty(_ name: String, _ value: Value, multiple: Bool, to writer: inout ProtoWriter)
+        throws
+    {
         let meaning = meaning(of: value)
         var encodedValue = ProtoWriter()
         try writeValue(value, to: &encodedValue)

@@ -67,8 +67,6 @@ enum EntityFields {
         static let point: UInt64 = 9
         /// A string of bytes.
         static let blob: UInt64 = 14
-        /// A long string (read; Firestore writes strings without it).
-        static let text: UInt64 = 15
         /// A short string of bytes (read).
         static let byteString: UInt64 = 16
         /// A string holding a serialized `EntityProto`: a map.

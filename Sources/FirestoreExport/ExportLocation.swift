@@ -31,7 +31,8 @@ package struct ExportLocation: Sendable {
         }
         guard isFolder.boolValue else {
             guard path.hasSuffix(Self.metadataSuffix) else {
-                throw ExportError(.notAnExport, "not an export: expected a folder or a *\(Self.metadataSuffix) file", file: path)
+                throw ExportError(
+                    .notAnExport, "not an export: expected a folder or a *\(Self.metadataSuffix) file", file: path)
             }
             metadataFile = path
             return
@@ -62,7 +63,8 @@ package struct ExportLocation: Sendable {
         }
         guard let firestore = json["firestore"] as? [String: Any], let relative = firestore["metadata_file"] as? String
         else {
-            throw ExportError(.missingMetadata, "no firestore.metadata_file: the export has no Firestore data", file: file)
+            throw ExportError(
+                .missingMetadata, "no firestore.metadata_file: the export has no Firestore data", file: file)
         }
         let metadata = (folder as NSString).appendingPathComponent(relative)
         guard FileManager.default.fileExists(atPath: metadata) else {

@@ -75,17 +75,16 @@ package final class ExportWriter {
         }
     }
 
+    /// Refuses a destination that exists and is neither an empty folder nor an export.
     private static func checkReplaceable(_ destination: String) throws {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: destination), !entries.isEmpty else {
-            if FileManager.default.fileExists(atPath: destination),
-                (try? FileManager.default.contentsOfDirectory(atPath: destination)) == nil
-            {
-                throw ExportError(.io, "exists and is not a folder", file: destination)
-            }
-            return
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else { throw ExportError(.io, "exists and is not a folder", file: destination) }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []
+        let isExport = entries.contains {
+            $0 == ExportLocation.firebaseMetadataName || $0.hasSuffix(ExportLocation.metadataSuffix)
         }
-        let isExport = entries.contains { $0 == ExportLocation.firebaseMetadataName || $0.hasSuffix(ExportLocation.metadataSuffix) }
-        guard isExport else {
+        guard entries.isEmpty || isExport else {
             throw ExportError(.io, "exists and is not an export; not replacing it", file: destination)
         }
     }
@@ -114,7 +113,8 @@ package final class ExportWriter {
                 exportName: name, startMicroseconds: startMicroseconds, endMicroseconds: endMicroseconds,
                 outputs: ["output-0"]
             ).write(path: (exportFolder as NSString).appendingPathComponent(OverallMetadata.allKindsMetadataPath))
-            kinds.append(.init(metadataPath: OverallMetadata.allKindsMetadataPath, entityCount: documents, byteCount: bytes))
+            kinds.append(
+                .init(metadataPath: OverallMetadata.allKindsMetadataPath, entityCount: documents, byteCount: bytes))
         }
         try OverallMetadata(kinds: kinds).write(
             path: (exportFolder as NSString).appendingPathComponent(name + ExportLocation.metadataSuffix))
@@ -175,7 +175,8 @@ package final class ExportWriter {
             if replacing { try manager.moveItem(atPath: destination, toPath: old) }
             try manager.moveItem(atPath: temporary, toPath: destination)
         } catch {
-            throw ExportError(.io, "cannot move the finished export into place: \(error.localizedDescription)", file: destination)
+            throw ExportError(
+                .io, "cannot move the finished export into place: \(error.localizedDescription)", file: destination)
         }
         try Self.sync(parent.isEmpty ? "." : parent)
         if replacing { try? manager.removeItem(atPath: old) }

@@ -101,8 +101,10 @@ struct LogReader {
         let payloadStart = position + LogFormat.headerSize
         guard payloadStart + length <= block.count else {
             let code: ExportError.Code = block.count < LogFormat.blockSize ? .truncated : .malformed
-            throw ExportError(code, "a fragment of \(length) bytes runs past the end of the "
-                + (code == .truncated ? "file" : "block"), file: path, offset: start)
+            throw ExportError(
+                code,
+                "a fragment of \(length) bytes runs past the end of the "
+                    + (code == .truncated ? "file" : "block"), file: path, offset: start)
         }
         let payload = Array(block[payloadStart..<(payloadStart + length)])
         let crc = CRC32C.mask(CRC32C.checksum(payload, continuing: CRC32C.checksum(CollectionOfOne(rawType))))

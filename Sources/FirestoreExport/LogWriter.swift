@@ -67,7 +67,8 @@ final class LogWriter {
         do {
             try handle.write(contentsOf: buffer)
         } catch {
-            throw ExportError(.io, "cannot write: \(error.localizedDescription)", file: path, offset: size - buffer.count)
+            throw ExportError(
+                .io, "cannot write: \(error.localizedDescription)", file: path, offset: size - buffer.count)
         }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -19,7 +19,8 @@ struct PropertyCollector {
         switch (existing, meaning == EntityFields.Meaning.vector, multiple) {
         case (nil, true, _), (.vector, true, _):
             guard case .double(let element) = value else {
-                throw ExportError(.malformed, "vector property '\(name)' holds a value that is not a double", offset: offset)
+                throw ExportError(
+                    .malformed, "vector property '\(name)' holds a value that is not a double", offset: offset)
             }
             if case .vector(let elements) = existing {
                 fields[name] = .vector(elements + [element])

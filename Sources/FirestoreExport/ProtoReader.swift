@@ -38,7 +38,9 @@ struct ProtoReader {
         var shift: UInt64 = 0
         let start = position
         while true {
-            guard position < end else { throw ExportError(.truncated, "the entity ends inside a varint", offset: start) }
+            guard position < end else {
+                throw ExportError(.truncated, "the entity ends inside a varint", offset: start)
+            }
             let byte = bytes[position]
             position += 1
             guard shift < 64 else { throw ExportError(.malformed, "a varint longer than 10 bytes", offset: start) }
@@ -102,7 +104,9 @@ struct ProtoReader {
 
     /// The error for a tag a message does not have.
     func unknown(_ tag: Tag, in message: String) -> ExportError {
-        ExportError(.unknownTag, "unknown field \(tag.field) (wire type \(tag.type.rawValue)) in \(message)", offset: tag.offset)
+        ExportError(
+            .unknownTag, "unknown field \(tag.field) (wire type \(tag.type.rawValue)) in \(message)", offset: tag.offset
+        )
     }
 
     /// Checks that `tag` has the wire type the field needs.

@@ -67,7 +67,8 @@ package struct StoreImporter {
             do {
                 try DocumentStore.validate([.set(document.name, fields: document.fields)])
             } catch let error as FirestoreError {
-                throw ExportError(.malformed, "document \(document.name.path): \(error.message)", file: export.location.metadataFile)
+                throw ExportError(
+                    .malformed, "document \(document.name.path): \(error.message)", file: export.location.metadataFile)
             }
             checked += 1
             if checked % batchSize == 0 { report("checking", checked, bytes, export, since: start) }

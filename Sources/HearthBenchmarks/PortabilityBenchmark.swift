@@ -25,7 +25,8 @@ func parsePortabilityOptions(_ arguments: ArraySlice<String>) -> PortabilityOpti
     while let argument = rest.popFirst() {
         switch argument {
         case "--documents", "-n":
-            guard let value = rest.popFirst().flatMap({ Int($0.replacingOccurrences(of: "_", with: "")) }), value > 0 else {
+            guard let value = rest.popFirst().flatMap({ Int($0.replacingOccurrences(of: "_", with: "")) }), value > 0
+            else {
                 fail("--documents needs a positive integer")
             }
             options.documents = value
@@ -51,16 +52,19 @@ struct PortabilityUsers: Sequence {
             guard number < count else { return nil }
             defer { number += 1 }
             // 28 random characters and the number, so ids are unique without remembering them.
-            let random = String(decoding: (0..<20).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }, as: UTF8.self)
+            let random = String(
+                decoding: (0..<20).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }, as: UTF8.self)
             let uid = random + String(format: "%08d", number)
             let time = Timestamp(microsecondsSinceEpoch: base.microsecondsSinceEpoch + Int64(number))
             let fields: MapValue = [
                 "uid": .string(uid), "email": .string("user\(number)@example.com"),
-                "displayName": .string("User Number \(number)"), "photoURL": .string("https://example.com/photos/\(uid).jpg"),
+                "displayName": .string("User Number \(number)"),
+                "photoURL": .string("https://example.com/photos/\(uid).jpg"),
                 "createdAt": .timestamp(time), "updatedAt": .timestamp(time),
             ]
-            return Document(name: try! DocumentName(database, ResourcePath(segments: ["users", uid])), fields: fields,
-                            createTime: time, updateTime: time)
+            return Document(
+                name: try! DocumentName(database, ResourcePath(segments: ["users", uid])), fields: fields,
+                createTime: time, updateTime: time)
         }
     }
 }
@@ -143,12 +147,15 @@ func runPortability(_ options: PortabilityOptions) throws {
     let ratio = importSeconds / rawSeconds
     let rate = { (count: Int, seconds: Double) in formatted(Double(count) / seconds) }
     report("  raw LevelDB write:  \(formatted(rawSeconds, 2)) s (\(rate(options.documents, rawSeconds)) documents/s)")
-    report("  import:             \(formatted(importSeconds, 2)) s (\(rate(options.documents, importSeconds)) documents/s), "
-        + "\(formatted(ratio, 2))x raw (goal 3x) \(ratio <= 3 ? "met" : "MISSED")")
-    report("  peak RSS in import: \(formatted(Double(peak) / 1e6, 1)) MB (\(formatted(Double(baseline) / 1e6, 1)) MB before; "
-        + "goal under 200 MB) \(peak < 200_000_000 ? "met" : "MISSED")")
-    report("  export:             \(formatted(exportSeconds, 2)) s (\(rate(exportSummary.documents, exportSeconds)) documents/s, "
-        + "\(formatted(Double(exportSummary.bytes) / 1e6 / exportSeconds, 1)) MB/s)")
+    report(
+        "  import:             \(formatted(importSeconds, 2)) s (\(rate(options.documents, importSeconds)) documents/s), "
+            + "\(formatted(ratio, 2))x raw (goal 3x) \(ratio <= 3 ? "met" : "MISSED")")
+    report(
+        "  peak RSS in import: \(formatted(Double(peak) / 1e6, 1)) MB (\(formatted(Double(baseline) / 1e6, 1)) MB before; "
+            + "goal under 200 MB) \(peak < 200_000_000 ? "met" : "MISSED")")
+    report(
+        "  export:             \(formatted(exportSeconds, 2)) s (\(rate(exportSummary.documents, exportSeconds)) documents/s, "
+            + "\(formatted(Double(exportSummary.bytes) / 1e6 / exportSeconds, 1)) MB/s)")
     if options.google {
         try loadIntoGoogle(seed + "/firestore_export/firestore_export.overall_export_metadata", users: users)
     }
@@ -175,7 +182,8 @@ func loadIntoGoogle(_ metadata: String, users: PortabilityUsers) throws {
     defer {
         // The launcher is a shell script running the JVM as its child: stop both.
         let launcherID = emulator.processIdentifier
-        let children = (try? String(contentsOfFile: "/proc/\(launcherID)/task/\(launcherID)/children", encoding: .utf8)) ?? ""
+        let children =
+            (try? String(contentsOfFile: "/proc/\(launcherID)/task/\(launcherID)/children", encoding: .utf8)) ?? ""
         for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGTERM) }
         emulator.terminate()
         emulator.waitUntilExit()
@@ -199,5 +207,7 @@ func loadIntoGoogle(_ metadata: String, users: PortabilityUsers) throws {
         }
         Thread.sleep(forTimeInterval: 0.2)
     }
-    report("  Google's emulator:  \(formatted(Date().timeIntervalSince(start), 2)) s from launch to the first seeded document")
+    report(
+        "  Google's emulator:  \(formatted(Date().timeIntervalSince(start), 2)) s from launch to the first seeded document"
+    )
 }

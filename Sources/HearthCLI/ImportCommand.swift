@@ -28,7 +28,9 @@ struct ImportCommand: StoreCommand {
     func run(on store: DocumentStore, at location: StoreLocation) throws {
         let line = isatty(STDERR_FILENO) == 1 ? ImportProgressLine() : nil
         let count = try ExportFailure.reported {
-            let importer = StoreImporter(database: location.databaseID, mode: merge ? .merge : .intoEmpty) { line?.show($0) }
+            let importer = StoreImporter(database: location.databaseID, mode: merge ? .merge : .intoEmpty) {
+                line?.show($0)
+            }
             return try importer.run(ExportReader(path: path), into: store)
         }
         line?.finish()

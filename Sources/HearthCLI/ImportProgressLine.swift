@@ -8,7 +8,8 @@ final class ImportProgressLine {
 
     func show(_ progress: StoreImporter.Progress) {
         let rate = progress.elapsedSeconds > 0 ? Double(progress.documents) / progress.elapsedSeconds : 0
-        var line = "\(progress.phase) \(progress.documents)/\(progress.totalDocuments) documents, "
+        var line =
+            "\(progress.phase) \(progress.documents)/\(progress.totalDocuments) documents, "
             + "\(Self.megabytes(progress.bytes))/\(Self.megabytes(progress.totalBytes)), "
         line += "\(Int(rate)) documents/s"
         if progress.phase == "importing", rate > 0 {

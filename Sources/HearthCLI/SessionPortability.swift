@@ -31,7 +31,9 @@ struct SessionPortability {
                 throw CommandFailure(error.message)
             }
         }
-        log("Imported \(count) documents from \(path) into \(database.resourceName) (and into every other project on first use)")
+        log(
+            "Imported \(count) documents from \(path) into \(database.resourceName) (and into every other project on first use)"
+        )
         return seeding
     }
 

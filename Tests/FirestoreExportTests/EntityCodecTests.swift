@@ -48,7 +48,9 @@ struct EntityCodecTests {
                 name: try DocumentName(GoogleFixture.exported, document.name.path), fields: document.fields,
                 createTime: .min, updateTime: .min)
             let encoded = try EntityEncoder.encode(renamed)
-            #expect(try Self.fields(of: encoded).sorted(by: Self.lexicographic) == Self.fields(of: record).sorted(by: Self.lexicographic),
+            #expect(
+                try Self.fields(of: encoded).sorted(by: Self.lexicographic)
+                    == Self.fields(of: record).sorted(by: Self.lexicographic),
                 "\(document.name.path)")
         }
     }
@@ -59,10 +61,12 @@ struct EntityCodecTests {
         let other = try DatabaseID(project: "elsewhere", database: "named")
         let fields: MapValue = [
             "deep": deep,
-            "mixed": [nil, true, .integer(.min), .double(.nan), .timestamp(.max.truncatedToMicroseconds), "s", .bytes([]),
-                      .reference(GoogleFixture.name("c/__id-9__/d/x")), .reference(try DocumentName(other, "o/p")),
-                      .geoPoint(try GeoPoint(latitude: -90, longitude: 180)), .map(MapValue()), .vector([0.5]),
-                      ["inner": [], "v": .vector([-0.0, .infinity])]],
+            "mixed": [
+                nil, true, .integer(.min), .double(.nan), .timestamp(.max.truncatedToMicroseconds), "s", .bytes([]),
+                .reference(GoogleFixture.name("c/__id-9__/d/x")), .reference(try DocumentName(other, "o/p")),
+                .geoPoint(try GeoPoint(latitude: -90, longitude: 180)), .map(MapValue()), .vector([0.5]),
+                ["inner": [], "v": .vector([-0.0, .infinity])],
+            ],
             "times": [.timestamp(try Timestamp(seconds: -1, nanoseconds: 999_999_000)), .timestamp(.min)],
             "": "empty name", "a.b": ["`": 1], "ünï": "😀\u{0}x",
         ]
@@ -81,8 +85,10 @@ struct EntityCodecTests {
             (bytes + [0xF8, 0x01, 0x00], .unknownTag, "unknown field 31 (wire type 0) in the entity"),
             (Array(bytes.dropLast(1)), .truncated, "a field of 8 bytes runs past the end of the entity"),
             ([0x6A, 0x03, 0x6A, 0x01, 0xFF], .malformed, "a string that is not UTF-8"),
-            ([0x7A, 0x08, 0x1A, 0x01, 0x61, 0x2A, 0x03, 0x58, 0x01, 0x00], .unknownTag,
-             "unknown field 11 (wire type 0) in a property value"),
+            (
+                [0x7A, 0x08, 0x1A, 0x01, 0x61, 0x2A, 0x03, 0x58, 0x01, 0x00], .unknownTag,
+                "unknown field 11 (wire type 0) in a property value"
+            ),
         ]
         for (input, code, message) in cases {
             #expect {

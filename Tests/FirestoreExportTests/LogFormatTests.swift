@@ -15,7 +15,9 @@ struct LogFormatTests {
         let path = folder.file("log")
         // Sizes that end a block exactly, leave a trailer too short for a header, and span blocks.
         let sizes = [0, 1, 100, 32_768 - 7 - 7 - 100 - 1 - 3, 5, 32_761, 100_000, 32_754, 3]
-        let records = sizes.enumerated().map { index, size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) } }
+        let records = sizes.enumerated().map { index, size in
+            (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+        }
         let writer = try LogWriter(path: path)
         for record in records { try writer.append(record) }
         try writer.close()

@@ -30,7 +30,8 @@ struct StoreImportExportTests {
         let folder = try TemporaryFolder()
         for (index, path) in [GoogleFixture.folder, GoogleFixture.metadata].enumerated() {
             let store = try openStore(folder, "data\(index)")
-            let count = try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: path), into: store)
+            let count = try StoreImporter(database: database, mode: .intoEmpty).run(
+                ExportReader(path: path), into: store)
             #expect(count == 19)
             expectIdentical(try contents(store, database), GoogleFixture.documents)
             try store.close()
@@ -40,17 +41,20 @@ struct StoreImportExportTests {
     @Test func exportThenImportIsExactAndUsesTheFirebaseToolsLayout() throws {
         let folder = try TemporaryFolder()
         let source = try openStore(folder, "source")
-        _ = try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: GoogleFixture.folder), into: source)
+        _ = try StoreImporter(database: database, mode: .intoEmpty).run(
+            ExportReader(path: GoogleFixture.folder), into: source)
         let destination = folder.file("export")
         let summary = try StoreExporter.export(database: database, of: source, to: destination, layout: .firebaseTools)
         #expect(summary.documents == 19)
         let files = Set(FileManager.default.subpaths(atPath: destination) ?? [])
-        #expect(files.isSuperset(of: [
-            "firebase-export-metadata.json", "firestore_export/firestore_export.overall_export_metadata",
-            "firestore_export/all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata",
-            "firestore_export/all_namespaces/all_kinds/output-0",
-        ]))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("partial") }.isEmpty)
+        #expect(
+            files.isSuperset(of: [
+                "firebase-export-metadata.json", "firestore_export/firestore_export.overall_export_metadata",
+                "firestore_export/all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata",
+                "firestore_export/all_namespaces/all_kinds/output-0",
+            ]))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("partial") }.isEmpty)
         let copy = try openStore(folder, "copy")
         let other = try DatabaseID(project: "demo-other")
         try StoreImporter(database: other, mode: .intoEmpty).run(ExportReader(path: destination), into: copy)
@@ -68,21 +72,29 @@ struct StoreImportExportTests {
         let store = try openStore(folder)
         let destination = folder.file("empty/firestore_export_1")
         try FileManager.default.createDirectory(atPath: folder.file("empty"), withIntermediateDirectories: true)
-        try StoreExporter.export(database: database, of: store, to: destination, layout: .exportFolder(name: "firestore_export_1"))
+        try StoreExporter.export(
+            database: database, of: store, to: destination, layout: .exportFolder(name: "firestore_export_1"))
         #expect(FileManager.default.subpaths(atPath: destination) == ["firestore_export_1.overall_export_metadata"])
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: destination + "/firestore_export_1.overall_export_metadata"))
+        let bytes = try Data(
+            contentsOf: URL(fileURLWithPath: destination + "/firestore_export_1.overall_export_metadata"))
         // Google's emulator's file for an empty database, byte for byte.
-        #expect(Array(bytes) == [0xB8, 0x6D, 0x44, 0x4E, 0x01, 0x00, 0x01, 0x33, 0x05, 0x2B, 0x28, 0x43, 0x00, 0x00, 0x01])
-        #expect(try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: destination), into: store) == 0)
+        #expect(
+            Array(bytes) == [0xB8, 0x6D, 0x44, 0x4E, 0x01, 0x00, 0x01, 0x33, 0x05, 0x2B, 0x28, 0x43, 0x00, 0x00, 0x01])
+        #expect(
+            try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: destination), into: store)
+                == 0)
         try store.close()
     }
 
     @Test func importRefusesANonEmptyDatabaseUnlessMerging() throws {
         let folder = try TemporaryFolder()
         let store = try openStore(folder)
-        try store.commit([.set(GoogleFixture.name("t/ints"), fields: ["old": true]), .set(GoogleFixture.name("k/keep"), fields: [:])])
+        try store.commit([
+            .set(GoogleFixture.name("t/ints"), fields: ["old": true]), .set(GoogleFixture.name("k/keep"), fields: [:]),
+        ])
         #expect {
-            try StoreImporter(database: database, mode: .intoEmpty).run(ExportReader(path: GoogleFixture.folder), into: store)
+            try StoreImporter(database: database, mode: .intoEmpty).run(
+                ExportReader(path: GoogleFixture.folder), into: store)
         } throws: { ($0 as? ExportError)?.code == .notEmpty }
         try StoreImporter(database: database, mode: .merge).run(ExportReader(path: GoogleFixture.folder), into: store)
         let documents = try contents(store, database)
@@ -125,11 +137,20 @@ enum BadExport: CaseIterable, CustomTestStringConvertible {
         switch self {
         case .truncatedBlock:
             try bytes.prefix(4000).write(to: URL(fileURLWithPath: output))
-            return (folder, ExportError(.truncated, "a fragment of 546 bytes runs past the end of the file", file: output, offset: 3804))
+            return (
+                folder,
+                ExportError(
+                    .truncated, "a fragment of 546 bytes runs past the end of the file", file: output, offset: 3804)
+            )
         case .truncatedAtARecordBoundary:
             try bytes.prefix(3804).write(to: URL(fileURLWithPath: output))
-            return (folder, ExportError(.truncated,
-                "the output ends after 17 documents in 3804 bytes; the metadata lists 19 in 4413", file: output, offset: 3804))
+            return (
+                folder,
+                ExportError(
+                    .truncated,
+                    "the output ends after 17 documents in 3804 bytes; the metadata lists 19 in 4413", file: output,
+                    offset: 3804)
+            )
         case .badChecksum:
             bytes[200] ^= 0x20
             try bytes.write(to: URL(fileURLWithPath: output))
@@ -145,23 +166,41 @@ enum BadExport: CaseIterable, CustomTestStringConvertible {
             let writer = try LogWriter(path: output)
             for record in records { try writer.append(record) }
             try writer.close()
-            return (folder, ExportError(.unknownTag, "entity byte \(index): unknown field 11 (wire type 0) in a property value",
-                file: output, offset: 0))
+            return (
+                folder,
+                ExportError(
+                    .unknownTag, "entity byte \(index): unknown field 11 (wire type 0) in a property value",
+                    file: output, offset: 0)
+            )
         case .missingMetadata:
             try FileManager.default.removeItem(atPath: metadata)
             try FileManager.default.createDirectory(atPath: folder + "/parent", withIntermediateDirectories: true)
-            try Data("{\"version\": \"13.0.0\", \"firestore\": {\"path\": \"x\", \"metadata_file\": \"x/x.overall_export_metadata\"}}".utf8)
-                .write(to: URL(fileURLWithPath: folder + "/parent/firebase-export-metadata.json"))
-            return (folder + "/parent", ExportError(.missingMetadata, "the Firestore metadata file it names is missing",
-                file: folder + "/parent/x/x.overall_export_metadata"))
+            try Data(
+                "{\"version\": \"13.0.0\", \"firestore\": {\"path\": \"x\", \"metadata_file\": \"x/x.overall_export_metadata\"}}"
+                    .utf8
+            )
+            .write(to: URL(fileURLWithPath: folder + "/parent/firebase-export-metadata.json"))
+            return (
+                folder + "/parent",
+                ExportError(
+                    .missingMetadata, "the Firestore metadata file it names is missing",
+                    file: folder + "/parent/x/x.overall_export_metadata")
+            )
         case .notAnExport:
             try FileManager.default.removeItem(atPath: metadata)
-            return (folder, ExportError(.notAnExport,
-                "not an export: no firebase-export-metadata.json and no *.overall_export_metadata file", file: folder))
+            return (
+                folder,
+                ExportError(
+                    .notAnExport,
+                    "not an export: no firebase-export-metadata.json and no *.overall_export_metadata file",
+                    file: folder)
+            )
         case .missingKindMetadata:
             let kinds = folder + "/all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata"
             try FileManager.default.removeItem(atPath: kinds)
-            return (folder, ExportError(.missingMetadata, "the export metadata file is missing or unreadable", file: kinds))
+            return (
+                folder, ExportError(.missingMetadata, "the export metadata file is missing or unreadable", file: kinds)
+            )
         }
     }
 }

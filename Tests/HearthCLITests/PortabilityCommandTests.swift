@@ -16,9 +16,12 @@ import Testing
         let store = try DocumentStore(path: sandbox.dataFolder.path, configuration: configuration)
         let text = String(repeating: "x", count: 1000)
         for start in stride(from: 0, to: count, by: 1000) {
-            try store.commit(try (start..<min(start + 1000, count)).map { index in
-                .set(try DocumentName(database, "items/\(index)"), fields: ["i": .integer(Int64(index)), "text": .string(text)])
-            })
+            try store.commit(
+                try (start..<min(start + 1000, count)).map { index in
+                    .set(
+                        try DocumentName(database, "items/\(index)"),
+                        fields: ["i": .integer(Int64(index)), "text": .string(text)])
+                })
         }
         try store.close()
     }
@@ -34,8 +37,10 @@ import Testing
         let imported = try sandbox.run(["import", "seed", "--data", "copy", "--project", "demo-copy"])
         #expect(imported.exitCode == 0, "\(imported.stderr)")
         #expect(imported.stdout == "Imported 2500 documents into projects/demo-copy/databases/(default)\n")
-        let again = try sandbox.run(["import", "seed/firestore_export/firestore_export.overall_export_metadata",
-                                     "--data", "copy", "--project", "demo-copy"])
+        let again = try sandbox.run([
+            "import", "seed/firestore_export/firestore_export.overall_export_metadata",
+            "--data", "copy", "--project", "demo-copy",
+        ])
         #expect(again.exitCode == 1)
         #expect(again.stderr.contains("has documents: import into an empty database"))
         let merged = try sandbox.run(["import", "seed", "--data", "copy", "--project", "demo-copy", "--merge"])
@@ -59,7 +64,9 @@ import Testing
         #expect(result.stderr.contains(": bad checksum in the record header"))
         #expect(try sandbox.run(["list", "items", "--data", "copy"]).stdout.isEmpty)
         let notExport = try sandbox.run(["import", ".", "--data", "copy"])
-        #expect(notExport.stderr == "Error: .: not an export: no firebase-export-metadata.json and no *.overall_export_metadata file\n")
+        #expect(
+            notExport.stderr
+                == "Error: .: not an export: no firebase-export-metadata.json and no *.overall_export_metadata file\n")
     }
 
     @Test func startImportsAtStartAndExportsOnExitFromEmulatorJSON() async throws {
@@ -72,10 +79,14 @@ import Testing
         let log = result.stdout + result.stderr
         #expect(log.contains("Imported 30 documents from seed into projects/demo-hearth/databases/(default)"), "\(log)")
         #expect(log.contains("Exported 30 documents of projects/demo-hearth/databases/(default) to out"), "\(log)")
-        #expect(FileManager.default.fileExists(atPath: sandbox.directory.path + "/out/firestore_export/firestore_export.overall_export_metadata"))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: sandbox.directory.path + "/out/firestore_export/firestore_export.overall_export_metadata"))
         // Flags override the keys; a start import replaces what the folder had.
         try writeDocuments(5, in: sandbox)
-        let replaced = try sandbox.run(["exec", "--port", "0", "--data", ".hearth/data", "--import", "out", "--", "true"])
+        let replaced = try sandbox.run([
+            "exec", "--port", "0", "--data", ".hearth/data", "--import", "out", "--", "true",
+        ])
         #expect(replaced.exitCode == 0, "\(replaced.stderr)")
         #expect(try sandbox.run(["list", "items", "--names-only"]).stdout.split(separator: "\n").count == 30)
     }

@@ -59,7 +59,8 @@ struct ExportAdmin: Sendable {
         else {
             throw FirestoreError(.failedPrecondition, "export_directory must be a directory")
         }
-        let name = decoded.exportName.flatMap { $0.isEmpty ? nil : $0 } ?? "firestore_export_\(Int(now.timeIntervalSince1970))"
+        let name =
+            decoded.exportName.flatMap { $0.isEmpty ? nil : $0 } ?? "firestore_export_\(Int(now.timeIntervalSince1970))"
         do {
             _ = try StoreExporter.export(
                 database: database, of: store, to: (directory as NSString).appendingPathComponent(name),

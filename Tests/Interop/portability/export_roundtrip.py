@@ -8,7 +8,9 @@ google-cloud-firestore client:
    (`--seed_from_export`);
 3. Hearth's export imported into a fresh Hearth;
 4. an export through Hearth's `:export` endpoint (Google's request body) seeded into Google's
-   emulator.
+   emulator;
+5. Google's export given to `hearth start --import` for another project: the client's project is
+   seeded on its first use, as Google's emulator seeds every project.
 
 The dataset has every value type (null, booleans, int64 ends, doubles with NaN, infinities and
 -0.0, timestamps to the microsecond, Unicode strings, bytes, references, geo points, arrays,
@@ -82,9 +84,9 @@ def google(launcher, seed=None):
     return Emulator(command, "Dev App Server is now running", lambda _: f"127.0.0.1:{port}")
 
 
-def hearth(binary, data):
-    command = [binary, "start", "--port", "0", "--data", data, "--project", PROJECT, "--log-level", "error",
-               "--rules", "/nonexistent.rules"]
+def hearth(binary, data, project=PROJECT, seed=None):
+    command = [binary, "start", "--port", "0", "--data", data, "--project", project, "--log-level", "error",
+               "--rules", "/nonexistent.rules"] + (["--import", seed] if seed else [])
     return Emulator(command, "export FIRESTORE_EMULATOR_HOST=",
                     lambda output: output.split("export FIRESTORE_EMULATOR_HOST=")[1].split()[0])
 
@@ -295,6 +297,15 @@ def main():
             ok &= compare("Hearth's :export endpoint seeded into Google's emulator", everything(seeded.client), expected)
         finally:
             seeded.stop()
+
+        # 5. hearth start --import seeds every project on first use.
+        seeding = hearth(binary, os.path.join(work, "hearth3"), project="demo-configured",
+                         seed=os.path.join(work, "google_export"))
+        try:
+            ok &= compare("Hearth's start --import seeding another project on first use",
+                          everything(seeding.client), expected)
+        finally:
+            seeding.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if ok else 1

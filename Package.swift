@@ -60,11 +60,14 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // Google's export format (LevelDB log files of entities), and import and export of a store.
+        .target(name: "FirestoreExport", dependencies: ["DocumentModel", "DocumentStore"], swiftSettings: upcoming),
         .target(
             name: "EmulatorServer",
             dependencies: [
                 "DocumentModel",
                 "DocumentStore",
+                "FirestoreExport",
                 "SecurityRules",
                 "FirestoreProto",
                 "FirestoreWire",
@@ -109,6 +112,7 @@ let package = Package(
                 "DocumentModel",
                 "DocumentStore",
                 "EmulatorServer",
+                "FirestoreExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming
@@ -127,11 +131,17 @@ let package = Package(
             name: "HearthBenchmarks",
             dependencies: [
                 "DocumentModel", "DocumentStore", "LevelDB", "SecurityRules",
-                "Hearth", "UserService", "HearthTesting", "EmulatorServer",
+                "Hearth", "UserService", "HearthTesting", "EmulatorServer", "FirestoreExport",
             ],
             swiftSettings: upcoming
         ),
         .testTarget(name: "LevelDBTests", dependencies: ["LevelDB"], swiftSettings: upcoming),
+        .testTarget(
+            name: "FirestoreExportTests",
+            dependencies: ["FirestoreExport", "DocumentModel", "DocumentStore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: upcoming
+        ),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel"], swiftSettings: upcoming),
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentModel", "DocumentStore", "LevelDB", "SecurityRules"], swiftSettings: upcoming),
         .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "DocumentModel"], swiftSettings: upcoming),
@@ -139,6 +149,7 @@ let package = Package(
             name: "EmulatorServerTests",
             dependencies: [
                 "EmulatorServer",
+                "FirestoreExport",
                 "DocumentModel",
                 "DocumentStore",
                 "FirestoreProto",

@@ -45,7 +45,7 @@ public final class EmulatorServer: Sendable {
     public init(store: DocumentStore, configuration: EmulatorServerConfiguration = EmulatorServerConfiguration()) {
         self.store = store
         self.configuration = configuration
-        let api = FirestoreAPI(store: store)
+        let api = FirestoreAPI(store: store, seeding: configuration.seeding)
         let rules = ProjectRules(store: store)
         self.rules = rules
         do {

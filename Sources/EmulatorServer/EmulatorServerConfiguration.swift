@@ -1,3 +1,5 @@
+import FirestoreExport
+
 /// How an `EmulatorServer` listens and reports requests.
 ///
 /// ```swift
@@ -26,6 +28,8 @@ public struct EmulatorServerConfiguration: Sendable {
     /// `nil` leaves every project open (every request allowed), as the emulator does without
     /// one. `PUT /emulator/v1/projects/{p}:securityRules` replaces one project's.
     public var rules: RulesFile?
+    /// An export that seeds every project on first use (see `ProjectSeeding`), if any.
+    package var seeding: ProjectSeeding?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxRequestBytes: Int = 10 * 1024 * 1024,

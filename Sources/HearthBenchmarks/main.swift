@@ -26,6 +26,7 @@ let usage = """
            HearthBenchmarks rules-fuzz [--count N] [--seed S] [--rules FILE]
            HearthBenchmarks client [--users N] [--creates N] [--cached-reads N] [--environments N] [--rules FILE]
            HearthBenchmarks queries [--documents N] [--iterations I] [--creates C]   (see queries --help)
+           HearthBenchmarks portability [--documents N] [--google]   (PortabilityBenchmark.swift)
 
       storage        DocumentStore against raw LevelDB over users/<uid> documents:
                      create one per commit, create in commits of 500, get the latest version.
@@ -536,6 +537,8 @@ do {
         try await runListeners(commits: commits, manyListeners: listeners, rounds: rounds)
     } else if arguments.first == "client" {
         try await runClient(parseClientOptions(arguments.dropFirst()))   // ClientBenchmark.swift
+    } else if arguments.first == "portability" {
+        try runPortability(parsePortabilityOptions(arguments.dropFirst()))   // PortabilityBenchmark.swift
     } else if arguments.first == "queries" {
         try runQueries(parseQueryOptions(arguments.dropFirst()))
     } else {

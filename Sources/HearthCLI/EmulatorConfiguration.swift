@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```json
 /// {"host": "127.0.0.1", "port": 8080, "projectId": "demo-app", "rules": "rules/firestore.rules",
-///  "dataFolder": ".hearth/data", "logLevel": "info"}
+///  "dataFolder": ".hearth/data", "logLevel": "info", "import": "seed", "exportOnExit": "seed"}
 /// ```
 struct EmulatorConfiguration: Decodable {
     /// The file's name, looked up in the current directory.
@@ -24,9 +24,14 @@ struct EmulatorConfiguration: Decodable {
     var dataFolder = ".hearth/data"
     /// The server's log level.
     var logLevel = "info"
+    /// An export (in Google's format) seeding every project's default database: this one at start, others on first use.
+    var importPath: String?
+    /// Where the project's default database is exported (firebase-tools layout) on a clean stop.
+    var exportOnExit: String?
 
     private enum CodingKeys: String, CodingKey {
-        case host, port, projectId, rules, dataFolder, logLevel
+        case host, port, projectId, rules, dataFolder, logLevel, exportOnExit
+        case importPath = "import"
     }
 
     /// The defaults.
@@ -39,6 +44,8 @@ struct EmulatorConfiguration: Decodable {
         rules = try container.decodeIfPresent(String.self, forKey: .rules) ?? rules
         dataFolder = try container.decodeIfPresent(String.self, forKey: .dataFolder) ?? dataFolder
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel) ?? logLevel
+        importPath = try container.decodeIfPresent(String.self, forKey: .importPath)
+        exportOnExit = try container.decodeIfPresent(String.self, forKey: .exportOnExit)
         // Decoded as a double so that 8080.5 gets this message rather than JSONDecoder's vague one.
         if let number = try container.decodeIfPresent(Double.self, forKey: .port) {
             guard let port = Int(exactly: number), (0...65535).contains(port) else {

@@ -36,9 +36,16 @@ enum EmulatorSession {
         } catch let error as FirestoreError {
             throw CommandFailure(error.message)
         }
-        let serverConfiguration = EmulatorServerConfiguration(
+        let portability = SessionPortability(configuration: configuration, log: log)
+        var serverConfiguration = EmulatorServerConfiguration(
             host: configuration.host, port: configuration.port, rules: rules,
             onRequest: { entry in if let line = level.line(for: entry) { log(line) } })
+        do {
+            serverConfiguration.seeding = try portability.importAtStart(into: store)
+        } catch {
+            try? store.close()
+            throw error
+        }
         let result: Result
         do {
             result = try await withEmulatorServer(store: store, configuration: serverConfiguration) { server in
@@ -49,6 +56,12 @@ enum EmulatorSession {
         } catch let error as FirestoreError {
             try? store.close()
             throw CommandFailure(error.message)
+        } catch {
+            try? store.close()
+            throw error
+        }
+        do {
+            try portability.exportOnExit(from: store)
         } catch {
             try? store.close()
             throw error

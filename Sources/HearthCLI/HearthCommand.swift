@@ -18,7 +18,8 @@ struct HearthCommand: AsyncParsableCommand {
             """,
         subcommands: [
             InfoCommand.self, StartCommand.self, ExecCommand.self, GetCommand.self, SetCommand.self, DeleteCommand.self,
-            ListCommand.self, RulesCommand.self, CheckCommand.self, RepairCommand.self,
+            ListCommand.self, ImportCommand.self, ExportCommand.self, RulesCommand.self, CheckCommand.self,
+            RepairCommand.self,
         ],
         defaultSubcommand: InfoCommand.self
     )

@@ -23,6 +23,14 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "debug, info, warning or error (default: logLevel, else info).")
     var logLevel: String?
 
+    @Option(
+        name: .customLong("import"),
+        help: "An export in Google's format seeding every project's database, as --seed_from_export (default: import).")
+    var importPath: String?
+
+    @Option(help: "Export the project's database to this folder on a clean stop (default: exportOnExit).")
+    var exportOnExit: String?
+
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         if let project { try UserInput.check { _ = try DatabaseID(project: project) } }
@@ -43,6 +51,8 @@ struct ServerOptions: ParsableArguments {
         if let data { configuration.dataFolder = data }
         if let rules { configuration.rules = rules }
         if let logLevel { configuration.logLevel = logLevel }
+        if let importPath { configuration.importPath = importPath }
+        if let exportOnExit { configuration.exportOnExit = exportOnExit }
         do {
             _ = try DatabaseID(project: configuration.projectId)
         } catch let error as FirestoreError {

@@ -1,6 +1,7 @@
 import DocumentModel
 import DocumentStore
 import EmulatorServer
+import FirestoreExport
 import FirestoreProto
 import Foundation
 import GRPCCore
@@ -31,10 +32,12 @@ struct TestServer: Sendable {
     /// An HTTP/1.1 client for this server.
     var http: RawHTTPClient { RawHTTPClient(address: address) }
 
-    /// Runs `body` against a new server (with `rules` for every project, if given, and its
-    /// stream limit per connection), then stops the server and deletes its data.
+    /// Runs `body` against a new server (with `rules` for every project, if given, every
+    /// project seeded on first use from the export at `seed`, if given, and its stream limit per
+    /// connection), then stops the server and deletes its data.
     static func run<Result: Sendable>(
-        rules: RulesFile? = nil, maxConcurrentStreams: Int = 10_000, _ body: (TestServer) async throws -> Result
+        rules: RulesFile? = nil, seed: String? = nil, maxConcurrentStreams: Int = 10_000,
+        _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -45,6 +48,7 @@ struct TestServer: Sendable {
         let log = LogRecorder()
         var configuration = EmulatorServerConfiguration(port: 0, rules: rules, onRequest: log.record)
         configuration.maxConcurrentStreams = maxConcurrentStreams
+        configuration.seeding = try seed.map { ProjectSeeding(export: try ExportReader(path: $0), store: store) }
         return try await withEmulatorServer(store: store, configuration: configuration) { server in
             let address = try await server.listeningAddress
             let transport = try HTTP2ClientTransport.Posix(

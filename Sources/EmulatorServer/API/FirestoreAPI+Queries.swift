@@ -12,7 +12,7 @@ extension FirestoreAPI {
     func runQuery(
         _ request: Google_Firestore_V1_RunQueryRequest, context: RequestContext
     ) async throws -> [Google_Firestore_V1_RunQueryResponse] {
-        let (database, parent) = try ResourceName.parent(request.parent)
+        let (database, parent) = try seededParent(request.parent)
         guard case .structuredQuery(let structured) = request.queryType else {
             throw FirestoreError.invalidArgument("RunQuery needs a structured_query")
         }
@@ -45,7 +45,7 @@ extension FirestoreAPI {
     func runAggregationQuery(
         _ request: Google_Firestore_V1_RunAggregationQueryRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_RunAggregationQueryResponse {
-        let (database, parent) = try ResourceName.parent(request.parent)
+        let (database, parent) = try seededParent(request.parent)
         guard case .structuredAggregationQuery(let structured) = request.queryType else {
             throw FirestoreError.invalidArgument("RunAggregationQuery needs a structured_aggregation_query")
         }
@@ -75,7 +75,7 @@ extension FirestoreAPI {
     func beginTransaction(
         _ request: Google_Firestore_V1_BeginTransactionRequest, context: RequestContext
     ) throws -> Google_Firestore_V1_BeginTransactionResponse {
-        _ = try ResourceName.database(request.database)
+        _ = try seededDatabase(request.database)
         let options = request.hasOptions ? try TransactionOptions(proto: request.options) : .readWrite()
         var response = Google_Firestore_V1_BeginTransactionResponse()
         response.transaction = try store.beginTransaction(options).proto
@@ -86,7 +86,7 @@ extension FirestoreAPI {
     func rollback(
         _ request: Google_Firestore_V1_RollbackRequest, context: RequestContext
     ) throws -> Google_Protobuf_Empty {
-        _ = try ResourceName.database(request.database)
+        _ = try seededDatabase(request.database)
         store.rollback(try TransactionID(proto: request.transaction))
         return Google_Protobuf_Empty()
     }

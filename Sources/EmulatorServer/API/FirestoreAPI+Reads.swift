@@ -10,7 +10,7 @@ extension FirestoreAPI {
     func getDocument(
         _ request: Google_Firestore_V1_GetDocumentRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_Document {
-        let name = try ResourceName.document(request.name)
+        let name = try seededDocument(request.name)
         let mask = request.hasMask ? try request.mask.fieldPathList() : nil
         let consistency: ReadConsistency
         switch request.consistencySelector {
@@ -30,9 +30,9 @@ extension FirestoreAPI {
     func batchGetDocuments(
         _ request: Google_Firestore_V1_BatchGetDocumentsRequest, context: RequestContext
     ) async throws -> [Google_Firestore_V1_BatchGetDocumentsResponse] {
-        let database = try ResourceName.database(request.database)
+        let database = try seededDatabase(request.database)
         let names = try request.documents.map { text in
-            let name = try ResourceName.document(text)
+            let name = try seededDocument(text)
             guard name.databaseID == database else {
                 throw FirestoreError.invalidArgument(
                     "Document \"\(text)\" is not in the database \"\(request.database)\" of the request")
@@ -79,7 +79,7 @@ extension FirestoreAPI {
     func listDocuments(
         _ request: Google_Firestore_V1_ListDocumentsRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_ListDocumentsResponse {
-        let (database, parent) = try ResourceName.parent(request.parent)
+        let (database, parent) = try seededParent(request.parent)
         let order = try ListingOrder.parse(request.orderBy)
         if order != nil, request.showMissing {
             throw FirestoreError.invalidArgument("cannot specify an order when show_missing is true")
@@ -155,7 +155,7 @@ extension FirestoreAPI {
     func listCollectionIDs(
         _ request: Google_Firestore_V1_ListCollectionIdsRequest, context: RequestContext
     ) throws -> Google_Firestore_V1_ListCollectionIdsResponse {
-        let (database, parent) = try ResourceName.parent(request.parent)
+        let (database, parent) = try seededParent(request.parent)
         try FirestoreAPI.requireAdmin(context, for: "Metadata operations")
         let readTime: Timestamp?
         switch request.consistencySelector {

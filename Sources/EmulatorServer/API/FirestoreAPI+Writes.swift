@@ -11,7 +11,7 @@ extension FirestoreAPI {
     func commit(
         _ request: Google_Firestore_V1_CommitRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_CommitResponse {
-        let database = try ResourceName.database(request.database)
+        let database = try seededDatabase(request.database)
         let writes = try request.writes.map { try Write(proto: $0, in: database) }
         let result =
             request.transaction.isEmpty
@@ -28,7 +28,7 @@ extension FirestoreAPI {
     func createDocument(
         _ request: Google_Firestore_V1_CreateDocumentRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_Document {
-        let (database, parent) = try ResourceName.parent(request.parent)
+        let (database, parent) = try seededParent(request.parent)
         let collection = try parent.appending(request.collectionID)
         guard request.document.name.isEmpty else { throw FirestoreError.invalidArgument("document.name must not be set") }
         let id = request.documentID.isEmpty ? FirestoreAPI.autoID() : request.documentID
@@ -44,7 +44,7 @@ extension FirestoreAPI {
     func updateDocument(
         _ request: Google_Firestore_V1_UpdateDocumentRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_Document {
-        let name = try ResourceName.document(request.document.name)
+        let name = try seededDocument(request.document.name)
         let fields = try MapValue(proto: request.document.fields)
         let updateMask = request.hasUpdateMask ? try request.updateMask.fieldPathList() : nil
         let precondition = request.hasCurrentDocument ? try Precondition(proto: request.currentDocument) : .none
@@ -60,7 +60,7 @@ extension FirestoreAPI {
     func deleteDocument(
         _ request: Google_Firestore_V1_DeleteDocumentRequest, context: RequestContext
     ) async throws -> Google_Protobuf_Empty {
-        let name = try ResourceName.document(request.name)
+        let name = try seededDocument(request.name)
         let precondition = request.hasCurrentDocument ? try Precondition(proto: request.currentDocument) : .none
         try await store.commitWaitingForLocks([.delete(name, precondition: precondition)], as: context.identity)
         return Google_Protobuf_Empty()
@@ -72,7 +72,7 @@ extension FirestoreAPI {
     func batchWrite(
         _ request: Google_Firestore_V1_BatchWriteRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_BatchWriteResponse {
-        let database = try ResourceName.database(request.database)
+        let database = try seededDatabase(request.database)
         try FirestoreAPI.requireAdmin(context, for: "Batch writes")
         let writes = try request.writes.map { try Write(proto: $0, in: database) }
         guard Set(writes.map(\.name)).count == writes.count else {

@@ -1,5 +1,7 @@
 import DocumentModel
 import DocumentStore
+import FirestoreExport
+import FirestoreWire
 
 /// Firestore's v1 API on a `DocumentStore`, independent of the wire: the gRPC service and the
 /// REST gateway both decode a request message, call one of these methods and encode what it
@@ -12,9 +14,33 @@ import DocumentStore
 struct FirestoreAPI: Sendable {
     /// The store that holds every project's and database's documents.
     let store: DocumentStore
+    /// The export every project is seeded with on first use (`hearth start --import`), if any.
+    let seeding: ProjectSeeding?
 
-    init(store: DocumentStore) {
+    init(store: DocumentStore, seeding: ProjectSeeding? = nil) {
         self.store = store
+        self.seeding = seeding
+    }
+
+    /// The database a request names, seeded first if an export seeds every project.
+    func seededDatabase(_ text: String) throws -> DatabaseID {
+        let database = try ResourceName.database(text)
+        try seeding?.seed(database)
+        return database
+    }
+
+    /// The database and parent path a request names, the database seeded first.
+    func seededParent(_ text: String) throws -> (database: DatabaseID, path: ResourcePath) {
+        let parent = try ResourceName.parent(text)
+        try seeding?.seed(parent.database)
+        return parent
+    }
+
+    /// The document a request names, its database seeded first.
+    func seededDocument(_ text: String) throws -> DocumentName {
+        let name = try ResourceName.document(text)
+        try seeding?.seed(name.databaseID)
+        return name
     }
 
     /// A new document id as Firestore's clients make them: 20 letters and digits.

@@ -19,7 +19,8 @@ extension FirestoreService {
                         .grpc, method: "Listen", path: path,
                         authorization: request.metadata.authorization
                     ) { context in
-                        try await ListenSession(
+                        if !opening.database.isEmpty { _ = try api.seededDatabase(opening.database) }
+                        return try await ListenSession(
                             store: api.store, identity: context.identity, inbox: inbox, writer: writer
                         ).run(pending: first)
                     }

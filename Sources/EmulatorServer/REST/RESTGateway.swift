@@ -41,11 +41,15 @@ struct RESTGateway: Sendable {
             response = .text("Ok")
         case .clear(let database, let path):
             try query.finish()
+            try api.seeding?.seed(database)
             try api.store.clear(database, below: path)
             response = .json(Array("{}".utf8))
         case .rulesAdmin(let project, let endpoint):
             try query.finish()
             response = try rulesAdmin.respond(to: endpoint, project: project, body: request.body)
+        case .export:
+            try query.finish()
+            response = try ExportAdmin(store: api.store, seeding: api.seeding).respond(body: request.body)
         case .getDocument(let name):
             var message = Google_Firestore_V1_GetDocumentRequest()
             message.name = name

@@ -12,6 +12,8 @@ enum RESTRoute: Equatable {
     /// `PUT /emulator/v1/projects/{p}:securityRules`, `GET .../{p}:ruleCoverage[.html]`: the
     /// project and the endpoint (`securityRules`, `ruleCoverage`, `ruleCoverage.html`).
     case rulesAdmin(project: String, endpoint: String)
+    /// `POST /emulator/v1/projects/{p}:export`: an export of the database named in the body.
+    case export(project: String)
     /// `GET .../documents/{document}`.
     case getDocument(name: String)
     /// `GET .../documents[/{document}]/{collection}`.
@@ -54,6 +56,8 @@ enum RESTRoute: Equatable {
             switch (method, parts[1]) {
             case (.PUT, "securityRules"), (.GET, "ruleCoverage"), (.GET, "ruleCoverage.html"):
                 self = .rulesAdmin(project: parts[0], endpoint: parts[1])
+            case (.POST, "export"):
+                self = .export(project: parts[0])
             default:
                 return nil
             }

@@ -19,7 +19,7 @@ extension FirestoreService {
                         .grpc, method: "Listen", path: path,
                         authorization: request.metadata.authorization
                     ) { context in
-                        if !opening.database.isEmpty { _ = try api.seededDatabase(opening.database) }
+                        if path != "-" { _ = try api.seededDatabase(path) }
                         return try await ListenSession(
                             store: api.store, identity: context.identity, inbox: inbox, writer: writer
                         ).run(pending: first)

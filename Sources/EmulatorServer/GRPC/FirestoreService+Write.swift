@@ -17,7 +17,7 @@ extension FirestoreService {
                         .grpc, method: "Write", path: path,
                         authorization: request.metadata.authorization
                     ) { context in
-                        if !opening.database.isEmpty { _ = try api.seededDatabase(opening.database) }
+                        if path != "-" { _ = try api.seededDatabase(path) }
                         var session = WriteSession(
                             store: api.store, identity: context.identity, streamID: FirestoreAPI.autoID())
                         return try await session.run(pending: first, inbox: inbox, writer: writer, sizeLimit: sizeLimit)

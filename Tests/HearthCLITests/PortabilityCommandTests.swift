@@ -103,10 +103,13 @@ import Testing
         try process.run()
         let partial = sandbox.directory.path + "/.seed.partial-\(process.processIdentifier)"
         let output = partial + "/firestore_export/all_namespaces/all_kinds/output-0"
-        for _ in 0..<2000 {
+        // Killed once the export has begun writing its folder. A blocking poll: a sleeping task
+        // may wake too late on a loaded machine, after a small export has finished.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
             let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-            if size > 0 { break }
-            try await Task.sleep(for: .milliseconds(5))
+            if size > 0 || FileManager.default.fileExists(atPath: partial + "/firestore_export") { break }
+            usleep(500)
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The file system a data folder lives on: its free space and where it is mounted, so that a
 /// full disk can be named and its recovery noticed.
@@ -20,7 +16,7 @@ struct DiskSpace {
     /// The mount point of the file system holding the folder: the highest ancestor on the
     /// same device.
     var mountPoint: String {
-        var current = path.hasPrefix("/") ? path : (currentDirectory() + "/" + path)
+        var current = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath + "/" + path)
         guard let device = DiskSpace.device(of: current) else { return path }
         while current != "/" {
             let parent = String(current[..<(current.lastIndex(of: "/") ?? current.startIndex)])
@@ -40,11 +36,5 @@ struct DiskSpace {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return UInt64(info.st_dev)
-    }
-
-    private func currentDirectory() -> String {
-        guard let cwd = getcwd(nil, 0) else { return "." }
-        defer { free(cwd) }
-        return String(cString: cwd)
     }
 }

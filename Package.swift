@@ -5,9 +5,19 @@ let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// Debian's libleveldb-dev installs into the compiler's default paths. Homebrew's leveldb ships no
+// pkg-config file, so on macOS scripts/setup writes one (leveldb.pc in Homebrew's pkgconfig folder).
+#if os(macOS)
+let levelDBPkgConfig: String? = "leveldb"
+#else
+let levelDBPkgConfig: String? = nil
+#endif
+
 let package = Package(
     name: "Hearth",
-    platforms: [.macOS(.v15)],
+    // The client products (Hearth, UserService, HearthTesting) are meant for Apple platforms too;
+    // the emulator and the data tool for macOS and Linux. Only Linux is built and tested here.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "LevelDB", targets: ["LevelDB"]),
         .library(name: "DocumentModel", targets: ["DocumentModel"]),
@@ -29,12 +39,14 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        // `swift package generate-documentation` for the DocC catalogs; a plugin, not linked into anything.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CLevelDB",
-            pkgConfig: nil,
-            providers: [.apt(["libleveldb-dev"])]
+            pkgConfig: levelDBPkgConfig,
+            providers: [.apt(["libleveldb-dev"]), .brew(["leveldb"])]
         ),
         .target(name: "LevelDB", dependencies: ["CLevelDB"], swiftSettings: upcoming),
         .target(name: "DocumentModel", swiftSettings: upcoming),

@@ -1,4 +1,4 @@
-// The `client` benchmark: the latency gates of specs/004 through UserService on both backends
+// The `client` benchmark: the latency gates of Docs/specs/004 through UserService on both backends
 // (embedded, and a Hearth server in this process over gRPC), with rules/firestore.rules in
 // force; on the embedded backend, UserService.createUser against the store's own commit of the
 // same document and a cached getUser against 1 µs; and the set-up time of a fresh HearthTesting

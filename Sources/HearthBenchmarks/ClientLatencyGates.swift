@@ -1,4 +1,4 @@
-// The latency gates of specs/004 through UserService, on both backends (see ClientBenchmark.swift).
+// The latency gates of Docs/specs/004 through UserService, on both backends (see ClientBenchmark.swift).
 
 import DocumentModel
 import DocumentStore
@@ -76,7 +76,7 @@ func runLatencyGates(_ options: ClientOptions, rules: String, scratch: Scratch) 
     }
     try serverStore.close()
 
-    print("specs/004 latency gates through UserService, \(options.users) operations each, rules in force")
+    print("Docs/specs/004 latency gates through UserService, \(options.users) operations each, rules in force")
     print("(remote: gRPC to a Hearth server in this process on a loopback port)")
     let header = padded("gate", 30, left: true) + padded("spec", 10) + padded("embedded p50/p99 ms", 22)
         + padded("remote p50/p99 ms", 20) + padded("result", 8)

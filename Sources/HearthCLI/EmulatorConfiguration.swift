@@ -2,7 +2,8 @@ import DocumentModel
 import Foundation
 
 /// The emulator's settings from `emulator.json`, the counterpart of `firebase.json`'s
-/// `emulators` block. Every key is optional and unknown keys are ignored:
+/// `emulators` block. Every key is optional; an unknown key is ignored with a warning that names
+/// the closest known one:
 ///
 /// ```json
 /// {"host": "127.0.0.1", "port": 8080, "projectId": "demo-app", "rules": "rules/firestore.rules",
@@ -29,7 +30,7 @@ struct EmulatorConfiguration: Decodable {
     /// Where the project's default database is exported (firebase-tools layout) on a clean stop.
     var exportOnExit: String?
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case host, port, projectId, rules, dataFolder, logLevel, exportOnExit
         case importPath = "import"
     }
@@ -59,20 +60,37 @@ struct EmulatorConfiguration: Decodable {
     /// The configuration in `directory`'s `emulator.json`, or the defaults if there is none.
     ///
     /// - Throws: `CommandFailure` saying `emulator.json: <what is wrong>`.
-    static func load(from directory: URL) throws -> EmulatorConfiguration {
+    /// Unknown keys are reported to `warn` as `emulator.json: unknown key 'prot' (did you mean
+    /// 'port'?); it is ignored`.
+    static func load(
+        from directory: URL, warn: (String) -> Void = EmulatorSession.printError
+    ) throws -> EmulatorConfiguration {
         let file = directory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: file.path) else { return EmulatorConfiguration() }
         do {
             let data = try Data(contentsOf: file)
             // JSONDecoder reports no position for syntax errors; this parser does.
-            _ = try JSONValue(parsing: [UInt8](data))
-            return try JSONDecoder().decode(EmulatorConfiguration.self, from: data)
+            let json = try JSONValue(parsing: [UInt8](data))
+            let configuration = try JSONDecoder().decode(EmulatorConfiguration.self, from: data)
+            if case .object(let members) = json {
+                unknownKeyWarnings(members.map(\.key)).forEach(warn)
+            }
+            return configuration
         } catch let error as FirestoreError {
             throw CommandFailure("\(fileName): \(error.message)")
         } catch let error as DecodingError {
             throw CommandFailure("\(fileName): \(describe(error))")
         } catch {
             throw CommandFailure("\(fileName): \(error.localizedDescription)")
+        }
+    }
+
+    /// One warning per key that is not a setting, with the closest setting if one is near.
+    static func unknownKeyWarnings(_ keys: [String]) -> [String] {
+        let known = CodingKeys.allCases.map(\.stringValue)
+        return keys.filter { !known.contains($0) }.map { key in
+            let hint = ClosestName.suggestion(for: key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            return "\(fileName): unknown key '\(key)'\(hint); it is ignored"
         }
     }
 

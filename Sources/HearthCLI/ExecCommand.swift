@@ -3,15 +3,21 @@ import EmulatorServer
 import Foundation
 
 /// `hearth exec -- <command>`: runs a command against a fresh emulator, as
-/// `firebase emulators:exec` does.
+/// `firebase emulators:exec` does: on a free port and a temporary data folder deleted afterwards
+/// (unless `--port` or `--data` say otherwise), with emulator.json's rules, project and import, so
+/// it works beside a running `hearth start` and never touches its data.
 struct ExecCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "exec",
         abstract: "Start the emulator, run a command with FIRESTORE_EMULATOR_HOST and GCLOUD_PROJECT set, stop.",
         discussion: """
-            Exits with the command's status (128 + the signal if a signal ended it). Request logs go to \
-            standard error, failed requests only unless --log-level says otherwise. SIGTERM is passed \
-            on to the command; SIGINT from the terminal reaches it directly.
+            The emulator is fresh: it listens on a free port and keeps its data in a temporary folder \
+            that is deleted afterwards, whatever emulator.json's port and dataFolder say; --port and \
+            --data choose others (--data .hearth/data to use the development data). The rules file, \
+            project and import come from emulator.json as for start. Exits with the command's status \
+            (128 + the signal if a signal ended it). Request logs go to standard error, failed \
+            requests only unless --log-level says otherwise. SIGTERM is passed on to the command; \
+            SIGINT from the terminal reaches it directly.
             """
     )
 
@@ -27,12 +33,33 @@ struct ExecCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = try options.resolved()
         if options.logLevel == nil { configuration.logLevel = LogLevel.warning.rawValue }
+        if options.port == nil { configuration.port = 0 }
+        var temporaryFolder: URL?
+        if options.data == nil {
+            let folder = try Self.makeTemporaryDataFolder()
+            temporaryFolder = folder
+            configuration.dataFolder = folder.appendingPathComponent("data").path
+        }
+        defer { if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) } }
         let signals = SignalMonitor(exitOnRepeat: false)
         defer { signals.stop() }
         let status = try await EmulatorSession.run(configuration, log: EmulatorSession.printError) { address in
             try await runCommand(address: address, project: configuration.projectId, signals: signals)
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// A new empty folder under the system's temporary directory, for one run's data.
+    private static func makeTemporaryDataFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("hearth-exec-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create a temporary data folder in \(folder.deletingLastPathComponent().path): "
+                + error.localizedDescription)
+        }
+        return folder
     }
 
     /// Runs the command to its end and returns its exit status.

@@ -8,13 +8,13 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "The address to listen on (default: host in ./emulator.json, else 127.0.0.1).")
     var host: String?
 
-    @Option(help: "The port for gRPC, REST and the admin endpoints; 0 picks a free one (default: port, else 8080).")
+    @Option(help: "The port for gRPC, REST and the admin endpoints; 0 picks a free one (default: port, else 8080; exec: a free one).")
     var port: Int?
 
     @Option(help: "The project id printed for tools (default: projectId, else demo-hearth).")
     var project: String?
 
-    @Option(help: "The data folder (default: dataFolder, else .hearth/data).")
+    @Option(help: "The data folder (default: dataFolder, else .hearth/data; exec: a temporary folder, deleted afterwards).")
     var data: String?
 
     @Option(help: "The security rules file (default: rules, else rules/firestore.rules).")

@@ -2,7 +2,7 @@ import Foundation
 import Hearth
 import Synchronization
 
-/// The small part of Firebase Authentication the profile flow of specs/004 needs: sign-up
+/// The small part of Firebase Authentication the profile flow of Docs/specs/004 needs: sign-up
 /// issues a uid and the identity (the emulator-style ID token) of the new user, then creates
 /// their profile at `users/{uid}` *as that user*, so security rules judge the write as they
 /// would judge the app's.

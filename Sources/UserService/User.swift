@@ -1,7 +1,7 @@
 import Foundation
 import Hearth
 
-/// A user's profile, stored at `users/{uid}` with the fields of specs/004: `uid`, `email`,
+/// A user's profile, stored at `users/{uid}` with the fields of Docs/specs/004: `uid`, `email`,
 /// `displayName`, `photoURL` (left out when `nil`), `createdAt` and `updatedAt`.
 ///
 /// Encoded and decoded by Hearth's `Firestore.Encoder` and `Firestore.Decoder`. The two

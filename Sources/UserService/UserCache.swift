@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The profiles a `UserService` has read, kept in memory until they change (specs/004: an
+/// The profiles a `UserService` has read, kept in memory until they change (Docs/specs/004: an
 /// indefinite cache, invalidated on updates).
 final class UserCache: Sendable {
     private let users = Mutex<[String: User]>([:])

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `UserService` and `AuthenticationService` throw, with the cases specs/004 names.
+/// What `UserService` and `AuthenticationService` throw, with the cases Docs/specs/004 names.
 ///
 /// ```swift
 /// do { _ = try await users.getUser(id: uid) }

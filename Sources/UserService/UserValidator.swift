@@ -1,7 +1,7 @@
 import Foundation
 import Hearth
 
-/// The validation rules of specs/004, applied before anything is written. They match what
+/// The validation rules of Docs/specs/004, applied before anything is written. They match what
 /// `rules/firestore.rules` accepts, so a valid profile is never refused by the rules for its
 /// shape.
 enum UserValidator {

@@ -38,7 +38,9 @@ import Testing
             {"projectId": "demo-configured", "dataFolder": "configured-data", "host": "0.0.0.0", "port": 9090,
              "rules": "other.rules", "logLevel": "debug", "somethingElse": [1, {"x": null}]}
             """, to: "emulator.json")
-        let lines = info(try sandbox.run(["info"]))
+        let configured = try sandbox.run(["info"])
+        #expect(configured.stderr == "emulator.json: unknown key 'somethingElse'; it is ignored\n")
+        let lines = info(configured)
         #expect(lines["Project"] == "demo-configured")
         #expect(lines["Data folder"]?.hasSuffix("/configured-data") == true)
 
@@ -51,6 +53,21 @@ import Testing
         let overridden = info(try sandbox.run(["info", "--project", "demo-flag", "--data", "flag-data"]))
         #expect(overridden["Project"] == "demo-flag")
         #expect(overridden["Data folder"]?.hasSuffix("/flag-data") == true)
+    }
+
+    @Test func unknownKeysWarnWithTheClosestKnownKey() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(#"{"prot": 9090, "projectID": "demo-typo", "datafolder": "x", "exportOnExitt": "e"}"#, to: "emulator.json")
+        let result = try sandbox.run(["info"])
+        #expect(result.exitCode == 0, "unknown keys are ignored, not fatal")
+        #expect(result.stderr == """
+            emulator.json: unknown key 'prot' (did you mean 'port'?); it is ignored
+            emulator.json: unknown key 'projectID' (did you mean 'projectId'?); it is ignored
+            emulator.json: unknown key 'datafolder' (did you mean 'dataFolder'?); it is ignored
+            emulator.json: unknown key 'exportOnExitt' (did you mean 'exportOnExit'?); it is ignored
+
+            """)
+        #expect(info(result)["Project"] == "demo-hearth", "a mistyped key does not take effect")
     }
 
     @Test(arguments: [

@@ -30,8 +30,9 @@ final class Sandbox {
     }
 
     /// Runs `hearth arguments...` in the sandbox with `stdin` as its standard input (empty if
-    /// `nil`), capturing its output in files so that no pipe can fill up.
-    func run(_ arguments: [String], stdin: String? = nil) throws -> CommandResult {
+    /// `nil`) and `environment` added to this process's, capturing its output in files so that
+    /// no pipe can fill up.
+    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -46,6 +47,7 @@ final class Sandbox {
         process.executableURL = try Sandbox.executable.get()
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)

@@ -34,7 +34,7 @@ import Testing
         #expect(otherFolder.exitCode == 1)
         #expect(otherFolder.stderr.contains("Error: Port \(port) on 127.0.0.1 is in use"), "\(otherFolder.stderr)")
 
-        let sameFolder = try sandbox.run(["exec", "--port", "0", "--", "true"])
+        let sameFolder = try sandbox.run(["exec", "--data", ".hearth/data", "--", "true"])
         #expect(sameFolder.exitCode == 1)
         #expect(sameFolder.stderr.contains("Error: data folder '.hearth/data' is in use by another process"))
 

@@ -4,7 +4,7 @@ import HearthTesting
 import Testing
 
 /// The repository's `rules/firestore.rules`, case by case: every allow and every deny of the
-/// `users` collection (specs/004) and the `settings` collection (specs/002), and the default
+/// `users` collection (Docs/specs/004) and the `settings` collection (Docs/specs/002), and the default
 /// deny everywhere else. Each test gets its
 /// own embedded environment; the coverage report of the whole suite is written to
 /// `.build/rules-coverage` (firestore-coverage.json and .html).

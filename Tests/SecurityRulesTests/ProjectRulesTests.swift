@@ -106,7 +106,7 @@ import Testing
         }
     }
 
-    /// The settings collection (specs/002): the owner alone reads and writes the four
+    /// The settings collection (Docs/specs/002): the owner alone reads and writes the four
     /// preference keys, each validated; backend-managed flags and deletes are refused.
     @Test func settings() throws {
         let stored = Fixture.document(

@@ -16,14 +16,30 @@ struct RulesCommand: ParsableCommand {
     )
 }
 
-/// `hearth rules check FILE`: prints every diagnostic of a rules file, each as
-/// `file:line:col: error: message` with the source line and a caret, and exits non-zero if
-/// any is an error.
+/// `hearth rules check [--strict] FILE`: prints every diagnostic of a rules file (``RulesLinter``),
+/// each as `file:line:col: error: message` or `file:line:col: warning: message` with the source
+/// line and a caret, and exits 1 if any is an error, or with `--strict` if there is any at all.
+///
+/// ```
+/// $ hearth rules check --strict firestore.rules
+/// firestore.rules:6:22: warning: undefined name 'fals' (did you mean 'false'?)
+///       allow read: if fals;
+///                      ^~~~
+/// firestore.rules: 1 warning, failing under --strict
+/// ```
 struct RulesCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check a security rules file: print its errors and warnings; exit 1 on any error."
+        abstract: "Check a security rules file: print its errors and warnings; exit 1 on any error.",
+        discussion: """
+            Warnings are for what loads but is likely a mistake: an unknown method in an allow \
+            statement, an undefined name or function (with a "did you mean" hint), an unused \
+            variable, an old rules_version. They fail the check only with --strict.
+            """
     )
+
+    @Flag(help: "Exit 1 on warnings too.")
+    var strict = false
 
     @Argument(help: "The rules file, such as firestore.rules.")
     var file: String
@@ -35,18 +51,23 @@ struct RulesCheckCommand: ParsableCommand {
         } catch {
             throw CommandFailure("Cannot read \(file): \(error.localizedDescription)")
         }
-        let diagnostics = Ruleset.check(source: source, fileName: file)
+        let diagnostics = RulesLinter().check(source: source, fileName: file)
         for diagnostic in diagnostics {
             FileHandle.standardError.write(Data((diagnostic.rendered + "\n").utf8))
         }
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        guard errors == 0 else {
-            let summary = "\(file): \(errors) \(errors == 1 ? "error" : "errors")"
-                + (warnings > 0 ? ", \(warnings) \(warnings == 1 ? "warning" : "warnings")" : "")
+        let warningCount = "\(warnings) \(warnings == 1 ? "warning" : "warnings")"
+        if errors > 0 {
+            let errorCount = "\(errors) \(errors == 1 ? "error" : "errors")"
+            let summary = "\(file): \(errorCount)" + (warnings > 0 ? ", \(warningCount)" : "")
             FileHandle.standardError.write(Data((summary + "\n").utf8))
             throw ExitCode.failure
         }
-        print(warnings == 0 ? "\(file): OK" : "\(file): OK, \(warnings) \(warnings == 1 ? "warning" : "warnings")")
+        if strict && warnings > 0 {
+            FileHandle.standardError.write(Data("\(file): \(warningCount), failing under --strict\n".utf8))
+            throw ExitCode.failure
+        }
+        print(warnings == 0 ? "\(file): OK" : "\(file): OK, \(warningCount)")
     }
 }

@@ -3,7 +3,8 @@
 ///
 /// Messages and severities follow Google's rules compiler: what it rejects is an ``Severity-swift.enum/error``,
 /// what it only reports (such as an unknown function, which fails at evaluation) is a
-/// ``Severity-swift.enum/warning``. ``rendered`` gives the compiler-style text:
+/// ``Severity-swift.enum/warning``. ``RulesLinter`` rewords the warnings about names that do not
+/// resolve and suggests the likeliest fix. ``rendered`` gives the compiler-style text:
 ///
 /// ```text
 /// firestore.rules:5:22: warning: Invalid function name: foo.

@@ -48,8 +48,9 @@ public final class Ruleset: Sendable {
     ///
     /// - Throws: ``RulesCompilationError`` with every diagnostic of the file when it has errors.
     public init(source: String, fileName: String = "firestore.rules", options: Options = Options()) throws(RulesCompilationError) {
-        let (compiled, text, diagnostics) = Ruleset.compile(
+        let (compiled, text, sink) = Ruleset.compile(
             source: source, fileName: fileName, recordsCoverage: options.recordsCoverage)
+        let diagnostics = sink.sorted
         guard let compiled, !diagnostics.contains(where: { $0.severity == .error }) else {
             throw RulesCompilationError(diagnostics: diagnostics)
         }
@@ -66,23 +67,25 @@ public final class Ruleset: Sendable {
             ruleset: compiled, source: text, coverage: store, timeLimit: options.evaluationTimeLimit)
     }
 
-    /// Every diagnostic of a rules file, errors and warnings, in source order; empty for a
-    /// clean file. What `hearth rules check` prints.
+    /// Every diagnostic of a rules file, errors and warnings, in source order, with the
+    /// messages of Google's rules compiler; empty for a clean file. ``RulesLinter`` gives the
+    /// same diagnostics with suggestions for mistyped names, as `hearth rules check` prints them.
     public static func check(source: String, fileName: String = "firestore.rules") -> [Diagnostic] {
-        compile(source: source, fileName: fileName).2
+        compile(source: source, fileName: fileName).2.sorted
     }
 
+    /// Parses and compiles a file: the ruleset (`nil` after a syntax error) and what was found.
     static func compile(source: String, fileName: String, recordsCoverage: Bool = false) -> (
-        CompiledRuleset?, SourceText, [Diagnostic]
+        CompiledRuleset?, SourceText, DiagnosticSink
     ) {
         let text = SourceText(source, fileName: fileName)
         let sink = DiagnosticSink(source: text)
         let tree = Parser.parse(text, diagnostics: sink)
-        guard !sink.hasErrors else { return (nil, text, sink.sorted) }
+        guard !sink.hasErrors else { return (nil, text, sink) }
         let compiler = Compiler(tree: tree, source: text, diagnostics: sink)
         compiler.recordsCoverage = recordsCoverage
         let compiled = compiler.compile()
-        return (compiled, text, sink.sorted)
+        return (compiled, text, sink)
     }
 
     /// Decides a request.

@@ -126,12 +126,15 @@ struct MarkedSource {
 
 /// Checks that the diagnostics of `marked` are exactly one per marker, at the marker, with
 /// the given severity and message, and that each renders as `file:line:col: severity: message`,
-/// the source line and a caret under the marker.
+/// the source line and a caret under the marker. `check` gives the diagnostics: Google's
+/// messages by default, ``RulesLinter``'s when given.
 func expectDiagnostics(
-    _ marked: String, _ expected: [Int: String], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    _ marked: String, _ expected: [Int: String],
+    check: (String) -> [Diagnostic] = { Ruleset.check(source: $0) },
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
     let source = MarkedSource(marked)
-    let diagnostics = Ruleset.check(source: source.text).filter { $0.range != nil }
+    let diagnostics = check(source.text).filter { $0.range != nil }
     #expect(diagnostics.count == expected.count, "\(diagnostics.map(\.rendered))", sourceLocation: sourceLocation)
     for (number, text) in expected.sorted(by: { $0.key < $1.key }) {
         guard let marker = source.markers[number] else {

@@ -208,6 +208,16 @@ extension Compiler {
         return values
     }
 
+    /// The functions a call of the unknown global `name` may have meant: for `math.foo` the
+    /// functions of `math`, otherwise the user functions in scope and the global functions.
+    func functionCandidates(for name: String, _ scope: Scope) -> [String] {
+        if let dot = name.firstIndex(of: ".") {
+            let prefix = name[...dot]
+            return Library.globals.keys.filter { $0.hasPrefix(prefix) }.sorted()
+        }
+        return scope.visibleFunctions + UnresolvedName.globalFunctions
+    }
+
     func compileIdentifier(_ name: String, span: SourceSpan, scope: Scope, coverageID: Int32) -> Node {
         switch scope.lookupName(name) {
         case .slot(let index, let owner):
@@ -223,7 +233,8 @@ extension Compiler {
                 readsDocuments = true
                 return ResourceNode(span: span, coverageID: coverageID)
             default:
-                diagnostics.warning("Invalid variable name: \(name).", at: span)
+                let candidates = scope.visibleVariables + UnresolvedName.globalValues
+                diagnostics.unresolved(UnresolvedName(kind: .variable, name: name, candidates: candidates), at: span)
                 return UndefinedNode(span: span, coverageID: coverageID)
             }
         }
@@ -256,7 +267,9 @@ extension Compiler {
             }
             let receiver = compileExpression(base, scope)
             guard let table = Library.methods[name] else {
-                diagnostics.warning("Invalid function name: \(name).", at: nameSpan)
+                let candidates = Library.methods.keys.sorted()
+                diagnostics.unresolved(
+                    UnresolvedName(kind: .function, name: name, candidates: candidates), at: nameSpan)
                 return UnknownFunctionNode(name: name, arguments: compileArguments(), span: span, coverageID: coverageID)
             }
             if let arities = Library.methodArities[name], !arities.contains(arguments.count) {
@@ -295,7 +308,8 @@ extension Compiler {
     ) -> Node {
         let compiledArguments = arguments.map { compileExpression($0, scope) }
         guard let global = Library.globals[name] else {
-            diagnostics.warning("Invalid function name: \(name).", at: nameSpan)
+            let candidates = functionCandidates(for: name, scope)
+            diagnostics.unresolved(UnresolvedName(kind: .function, name: name, candidates: candidates), at: nameSpan)
             return UnknownFunctionNode(name: name, arguments: compiledArguments, span: span, coverageID: coverageID)
         }
         if !global.arities.contains(arguments.count) {

@@ -231,7 +231,8 @@ final class Compiler {
         var methods: MethodSet = []
         for method in allow.methods {
             guard let set = MethodSet(name: method.name) else {
-                diagnostics.warning("Invalid method name: \(method.name).", at: method.span)
+                let name = UnresolvedName(kind: .method, name: method.name, candidates: UnresolvedName.methods)
+                diagnostics.unresolved(name, at: method.span)
                 continue
             }
             methods.formUnion(set)

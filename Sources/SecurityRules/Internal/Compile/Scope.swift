@@ -67,3 +67,28 @@ final class Scope {
         return .none
     }
 }
+
+extension Scope {
+    /// The variables visible here (parameters, `let`s bound so far, path variables), innermost
+    /// scope first, each scope's in name order: the candidates for a mistyped name.
+    var visibleVariables: [String] {
+        var names: [String] = []
+        var scope: Scope? = self
+        while let current = scope {
+            names += current.slots.keys.sorted() + current.pathVariables.keys.sorted()
+            scope = current.parent
+        }
+        return names
+    }
+
+    /// The user functions visible here, innermost scope first, each scope's in name order.
+    var visibleFunctions: [String] {
+        var names: [String] = []
+        var scope: Scope? = self
+        while let current = scope {
+            names += current.functions.keys.sorted()
+            scope = current.parent
+        }
+        return names
+    }
+}

@@ -4,6 +4,8 @@ final class DiagnosticSink {
     private(set) var diagnostics: [Diagnostic] = []
     /// Spans already reported as errors, so recovery does not report the same place twice.
     private var reportedErrorOffsets: Set<Int32> = []
+    /// The names the compiler could not resolve, each with the warning reported for it.
+    private(set) var unresolvedNames: [(name: UnresolvedName, diagnostic: Diagnostic)] = []
 
     init(source: SourceText) {
         self.source = source
@@ -19,6 +21,11 @@ final class DiagnosticSink {
         add(.warning, message, at: span)
     }
 
+    /// A name the compiler could not resolve, reported with Google's warning.
+    func unresolved(_ name: UnresolvedName, at span: SourceSpan) {
+        unresolvedNames.append((name, add(.warning, name.googleMessage, at: span)))
+    }
+
     /// A syntax error; a second one at the same offset is dropped.
     func syntaxError(_ message: String, at span: SourceSpan) {
         guard reportedErrorOffsets.insert(span.start).inserted else { return }
@@ -31,12 +38,14 @@ final class DiagnosticSink {
             Diagnostic(severity: severity, message: message, fileName: source.fileName, range: nil, sourceLine: ""))
     }
 
-    func add(_ severity: Diagnostic.Severity, _ message: String, at span: SourceSpan) {
+    @discardableResult
+    func add(_ severity: Diagnostic.Severity, _ message: String, at span: SourceSpan) -> Diagnostic {
         let range = source.range(of: span)
-        diagnostics.append(
-            Diagnostic(
-                severity: severity, message: message, fileName: source.fileName, range: range,
-                sourceLine: source.lineText(range.start.line)))
+        let diagnostic = Diagnostic(
+            severity: severity, message: message, fileName: source.fileName, range: range,
+            sourceLine: source.lineText(range.start.line))
+        diagnostics.append(diagnostic)
+        return diagnostic
     }
 
     /// Diagnostics in source order; file-wide ones first. Stable for equal positions.

@@ -125,6 +125,7 @@ let package = Package(
                 "DocumentStore",
                 "EmulatorServer",
                 "FirestoreExport",
+                "SecurityRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: upcoming

@@ -1,4 +1,5 @@
 import DocumentModel
+import SecurityRules
 import Foundation
 
 /// The emulator's settings from `emulator.json`, the counterpart of `firebase.json`'s
@@ -89,7 +90,7 @@ struct EmulatorConfiguration: Decodable {
     static func unknownKeyWarnings(_ keys: [String]) -> [String] {
         let known = CodingKeys.allCases.map(\.stringValue)
         return keys.filter { !known.contains($0) }.map { key in
-            let hint = ClosestName.suggestion(for: key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = Suggestion.closest(to: key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
             return "\(fileName): unknown key '\(key)'\(hint); it is ignored"
         }
     }

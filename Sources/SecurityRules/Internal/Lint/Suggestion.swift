@@ -1,12 +1,12 @@
 /// The known name a mistyped one most likely meant, for "did you mean" hints.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate nearest to `name`, or `nil` when none is close enough to be a typo.
     ///
     /// Distance counts inserted, deleted, replaced and swapped neighbouring characters, case
     /// aside (`raed` is one swap from `read`, `fals` one insertion from `false`). A candidate
     /// may be at most a third of the name's length away (rounded up), and nearer than the
     /// name's whole length, so that `x` suggests nothing. Ties go to the earlier candidate.
-    static func closest(to name: String, among candidates: [String]) -> String? {
+    package static func closest(to name: String, among candidates: [String]) -> String? {
         let typed = Array(name.lowercased().unicodeScalars)
         let limit = min((typed.count + 2) / 3, typed.count - 1)
         var best: (candidate: String, distance: Int)?

@@ -8,11 +8,17 @@ import Hearth
 /// let snapshot = try await assertSucceeds { try await alice.document("users/alice").getDocument() }
 /// ```
 ///
+/// `operation` runs in the caller's isolation (`isolation` defaults to it), so it may capture
+/// what the caller can use, and its result need not be `Sendable`: the assertion works the
+/// same in a `@MainActor` test, in an actor's method, in a nonisolated function and in
+/// top-level code.
+///
 /// - Returns: the operation's result.
 /// - Throws: `RulesAssertionError` carrying the operation's error when it fails.
 @discardableResult
 public func assertSucceeds<Result>(
-    fileID: String = #fileID, line: Int = #line, _ operation: () async throws -> Result
+    fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation,
+    _ operation: () async throws -> Result
 ) async throws -> Result {
     do {
         return try await operation()
@@ -34,11 +40,14 @@ public func assertSucceeds<Result>(
 /// try await assertFails { try await bob.document("users/alice").updateData(["displayName": "Mallory"]) }
 /// ```
 ///
+/// `operation` runs in the caller's isolation, as with `assertSucceeds`.
+///
 /// - Returns: the permission-denied error.
 /// - Throws: `RulesAssertionError` when the operation succeeds or fails otherwise.
 @discardableResult
 public func assertFails<Result>(
-    fileID: String = #fileID, line: Int = #line, _ operation: () async throws -> Result
+    fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation,
+    _ operation: () async throws -> Result
 ) async throws -> FirestoreError {
     do {
         _ = try await operation()

@@ -72,9 +72,12 @@ public final class RulesTestEnvironment: Sendable {
 
     /// Runs `body` with the database as the admin, whose requests bypass the rules: for
     /// setting up the data a test needs.
+    ///
+    /// `body` runs in the caller's isolation (`isolation` defaults to it), so it may capture
+    /// what the caller can use and return a value that is not `Sendable`.
     @discardableResult
-    public func withSecurityRulesDisabled<Result: Sendable>(
-        _ body: (Firestore) async throws -> Result
+    public func withSecurityRulesDisabled<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (Firestore) async throws -> Result
     ) async throws -> Result {
         try await body(implementation.admin.withIdentity(.admin))
     }
@@ -125,6 +128,10 @@ public final class RulesTestEnvironment: Sendable {
 /// Runs `body` with a new environment, then cleans it up (writing its coverage report if a
 /// directory is given), whether `body` returns or throws.
 ///
+/// `body` runs in the caller's isolation (`isolation` defaults to it): in a `@MainActor` test
+/// it runs on the main actor, in an actor's method on that actor, so it may capture what the
+/// caller can use and return a value that is not `Sendable`.
+///
 /// ```swift
 /// @Test func strangersCannotWrite() async throws {
 ///     try await withRulesTestEnvironment(rules: .file("rules/firestore.rules")) { environment in
@@ -134,9 +141,10 @@ public final class RulesTestEnvironment: Sendable {
 /// }
 /// ```
 @discardableResult
-public func withRulesTestEnvironment<Result: Sendable>(
+public func withRulesTestEnvironment<Result>(
     projectID: String = "demo-rules-test", rules: RulesSource, backend: RulesTestBackend = .embedded,
-    coverageReportDirectory: URL? = nil, _ body: (RulesTestEnvironment) async throws -> Result
+    coverageReportDirectory: URL? = nil, isolation: isolated (any Actor)? = #isolation,
+    _ body: (RulesTestEnvironment) async throws -> Result
 ) async throws -> Result {
     let environment = try await RulesTestEnvironment(
         projectID: projectID, rules: rules, backend: backend, coverageReportDirectory: coverageReportDirectory)

@@ -117,25 +117,46 @@ public final class UserService: Sendable {
 
     /// Calls `completion` with the profile now, then after every change, until the
     /// registration is removed; each delivered profile refreshes the cache. A missing profile
-    /// is delivered as `userNotFound`; a failed listen (e.g. denied by the rules) as
-    /// `fetchFailed`, which ends the listener.
+    /// is delivered as `userNotFound`; an invalid id as `invalidUserID`, and a failed listen
+    /// (e.g. denied by the rules) as `fetchFailed`, each of which ends the listener.
+    ///
+    /// `completion` is called in its isolation, one call at a time, in the order of the
+    /// changes. Like a `Task`'s closure it inherits the caller's isolation: written in
+    /// `@MainActor` code (or marked `@MainActor`) it runs on the main actor, so it can update a
+    /// main-actor model directly; in an actor's method, when it uses `self`, on the actor;
+    /// otherwise on the global executor.
+    ///
+    /// ```swift
+    /// @MainActor func watchProfile() -> any ListenerRegistration {
+    ///     users.observeUser(id: "alice") { result in
+    ///         self.profile = try? result.get()   // on the main actor
+    ///     }
+    /// }
+    /// ```
     public func observeUser(
-        id: String, completion: @escaping @Sendable (Result<User, any Error>) -> Void
+        id: String,
+        @_inheritActorContext completion: @escaping @isolated(any) @Sendable (Result<User, any Error>) -> Void
     ) -> any ListenerRegistration {
+        let cache = cache
+        let snapshots: DocumentSnapshotsSequence
         do {
             try UserValidator.validateID(id)
+            snapshots = reference(id).snapshots
         } catch {
-            completion(.failure(error))
-            return InactiveRegistration()
+            return TaskRegistration(task: Task { await completion(.failure(error)) })
         }
-        let cache = cache
-        return reference(id).addSnapshotListener { snapshot, error in
-            guard let snapshot else {
-                completion(.failure(UserServiceError.fetchFailed(error ?? FirestoreError(.unknown, "The listener ended"))))
-                return
-            }
-            completion(Result { try UserService.decode(snapshot, into: cache) })
-        }
+        return TaskRegistration(
+            task: Task {
+                do {
+                    for try await snapshot in snapshots {
+                        guard !Task.isCancelled else { return }
+                        await completion(Result { try UserService.decode(snapshot, into: cache) })
+                    }
+                } catch is CancellationError {
+                } catch {
+                    if !Task.isCancelled { await completion(.failure(UserServiceError.fetchFailed(error))) }
+                }
+            })
     }
 
     /// Forgets every cached profile.
@@ -169,7 +190,11 @@ public final class UserService: Sendable {
     }
 }
 
-/// The registration of a listener that never started (its id was invalid).
-private struct InactiveRegistration: ListenerRegistration {
-    func remove() {}
+/// The registration of an `observeUser` listener: the task that delivers the profiles.
+private struct TaskRegistration: ListenerRegistration {
+    let task: Task<Void, Never>
+
+    func remove() {
+        task.cancel()
+    }
 }

@@ -12,6 +12,7 @@ import DocumentStore
 /// ```
 public struct DocumentSnapshotsSequence: AsyncSequence, Sendable {
     public typealias Element = DocumentSnapshot
+    public typealias Failure = any Error
 
     let reference: DocumentReference
 
@@ -27,16 +28,34 @@ public struct DocumentSnapshotsSequence: AsyncSequence, Sendable {
     }
 
     /// Produces the snapshots; the listener lives as long as the iterator.
+    ///
+    /// An iterator belongs to the task that iterates: `for try await` in an actor's method (or
+    /// a `@MainActor` function) waits for each snapshot in that isolation, through
+    /// `next(isolation:)`, without leaving it.
     public struct Iterator: AsyncIteratorProtocol {
+        public typealias Failure = any Error
+
         let reference: DocumentReference
         var base: AsyncThrowingStream<ListenResult, any Error>.AsyncIterator
 
+        /// The next snapshot, waited for in `actor`'s isolation; `nil` once the listener ended.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> DocumentSnapshot? {
+            guard let result = try await base.next(isolation: actor) else { return nil }
+            return try snapshot(result)
+        }
+
+        /// The next snapshot; `nil` once the listener ended.
         public mutating func next() async throws -> DocumentSnapshot? {
             guard let result = try await base.next() else { return nil }
+            return try snapshot(result)
+        }
+
+        private func snapshot(_ result: ListenResult) throws -> DocumentSnapshot {
             let document = result.documents.first
             let name = try reference.resolvedName()
             reference.firestore.cache.record(document, name: name)
-            return DocumentSnapshot(reference: reference, document: document, metadata: SnapshotMetadata(isFromCache: false))
+            return DocumentSnapshot(
+                reference: reference, document: document, metadata: SnapshotMetadata(isFromCache: false))
         }
     }
 }
@@ -55,6 +74,13 @@ extension DocumentReference {
     /// the registration is removed. An error (such as `.permissionDenied`) is delivered once,
     /// and ends the listener.
     ///
+    /// The listener is called in its isolation, one call at a time, in the order of the
+    /// changes. Like a `Task`'s closure, it inherits the caller's isolation: written in
+    /// `@MainActor` code (or marked `@MainActor`) it runs on the main actor, as the Firebase
+    /// SDKs call listeners on the main queue, so it can update a main-actor model directly; in
+    /// an actor's method, when it uses `self`, it runs on the actor; otherwise it runs on the
+    /// global executor.
+    ///
     /// ```swift
     /// let registration = ref.addSnapshotListener { snapshot, error in
     ///     guard let snapshot else { return print(error!) }
@@ -64,7 +90,7 @@ extension DocumentReference {
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
-        _ listener: @escaping @Sendable (DocumentSnapshot?, (any Error)?) -> Void
+        @_inheritActorContext _ listener: @escaping @isolated(any) @Sendable (DocumentSnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
         TaskListenerRegistration.consuming(snapshots, listener)
     }

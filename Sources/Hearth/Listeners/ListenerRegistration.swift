@@ -18,18 +18,25 @@ final class TaskListenerRegistration: ListenerRegistration {
     }
 
     /// Runs `listener` for each element of `sequence`, then once with the error that ends it
-    /// (unless the registration was removed), until `remove()`.
+    /// (unless the registration was removed), until `remove()`. Each call runs in the
+    /// listener's isolation (on the main actor for a `@MainActor` closure), one after the
+    /// other in the order of the snapshots.
     static func consuming<Snapshots: AsyncSequence & Sendable>(
-        _ sequence: Snapshots, _ listener: @escaping @Sendable (Snapshots.Element?, (any Error)?) -> Void
-    ) -> TaskListenerRegistration {
-        TaskListenerRegistration(task: Task {
-            do {
-                for try await snapshot in sequence { listener(snapshot, nil) }
-            } catch is CancellationError {
-            } catch {
-                if !Task.isCancelled { listener(nil, error) }
-            }
-        })
+        _ sequence: Snapshots,
+        _ listener: @escaping @isolated(any) @Sendable (Snapshots.Element?, (any Error)?) -> Void
+    ) -> TaskListenerRegistration where Snapshots.Element: Sendable {
+        TaskListenerRegistration(
+            task: Task {
+                do {
+                    for try await snapshot in sequence {
+                        guard !Task.isCancelled else { return }
+                        await listener(snapshot, nil)
+                    }
+                } catch is CancellationError {
+                } catch {
+                    if !Task.isCancelled { await listener(nil, error) }
+                }
+            })
     }
 
     func remove() {

@@ -11,6 +11,7 @@ import DocumentStore
 /// ```
 public struct QuerySnapshotsSequence: AsyncSequence, Sendable {
     public typealias Element = QuerySnapshot
+    public typealias Failure = any Error
 
     let query: Query
 
@@ -29,15 +30,32 @@ public struct QuerySnapshotsSequence: AsyncSequence, Sendable {
     }
 
     /// Produces the snapshots; the listener lives as long as the iterator.
+    ///
+    /// An iterator belongs to the task that iterates: `for try await` in an actor's method (or
+    /// a `@MainActor` function) waits for each snapshot in that isolation, through
+    /// `next(isolation:)`, without leaving it.
     public struct Iterator: AsyncIteratorProtocol {
+        public typealias Failure = any Error
+
         let query: Query
         let modelQuery: DocumentModel.Query?
         var base: AsyncThrowingStream<ListenResult, any Error>.AsyncIterator
         /// The documents of the last snapshot delivered.
         var previous: [Document] = []
 
+        /// The next snapshot, waited for in `actor`'s isolation; `nil` once the listener ended.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> QuerySnapshot? {
+            guard let result = try await base.next(isolation: actor) else { return nil }
+            return snapshot(result)
+        }
+
+        /// The next snapshot; `nil` once the listener ended.
         public mutating func next() async throws -> QuerySnapshot? {
             guard let result = try await base.next() else { return nil }
+            return snapshot(result)
+        }
+
+        private mutating func snapshot(_ result: ListenResult) -> QuerySnapshot {
             let firestore = query.firestore
             if let modelQuery { firestore.cache.record(result.documents, for: modelQuery) }
             let documents = query.ordered(result.documents)
@@ -76,10 +94,22 @@ extension Query {
 
     /// Calls `listener` with the query's results, then after every change to them, until the
     /// registration is removed. An error is delivered once, and ends the listener.
+    ///
+    /// The listener is called in its isolation, one call at a time, in the order of the
+    /// changes; like a `Task`'s closure it inherits the caller's isolation (see
+    /// `DocumentReference.addSnapshotListener(includeMetadataChanges:_:)`).
+    ///
+    /// ```swift
+    /// @MainActor func watchRooms() -> any ListenerRegistration {
+    ///     db.collection("rooms").addSnapshotListener { snapshot, _ in
+    ///         self.rooms = snapshot?.documents.map(\.documentID) ?? []   // on the main actor
+    ///     }
+    /// }
+    /// ```
     @discardableResult
     public func addSnapshotListener(
         includeMetadataChanges: Bool = false,
-        _ listener: @escaping @Sendable (QuerySnapshot?, (any Error)?) -> Void
+        @_inheritActorContext _ listener: @escaping @isolated(any) @Sendable (QuerySnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
         TaskListenerRegistration.consuming(snapshots, listener)
     }

@@ -11,6 +11,11 @@ extension Firestore {
     /// then about 1 s, growing 1.5× per attempt). Any other error, thrown by the block or by
     /// the database, rolls back and is rethrown at once.
     ///
+    /// `updateBlock` runs in the caller's isolation (`isolation` defaults to it): in a
+    /// `@MainActor` function it runs on the main actor, in an actor's method on that actor, so
+    /// it may capture what the caller can use and return a value that is not `Sendable`. It may
+    /// run more than once, so it should change nothing outside the transaction.
+    ///
     /// ```swift
     /// let newCount = try await db.runTransaction { transaction in
     ///     let snapshot = try await transaction.getDocument(counter)
@@ -20,8 +25,9 @@ extension Firestore {
     /// }
     /// ```
     @discardableResult
-    public func runTransaction<Result: Sendable>(
-        maxAttempts: Int = 5, _ updateBlock: @Sendable (Transaction) async throws -> Result
+    public func runTransaction<Result>(
+        maxAttempts: Int = 5, isolation: isolated (any Actor)? = #isolation,
+        _ updateBlock: (Transaction) async throws -> Result
     ) async throws -> Result {
         guard maxAttempts >= 1 else {
             throw FirestoreError.invalidArgument("maxAttempts must be at least 1, got \(maxAttempts)")

@@ -1,7 +1,7 @@
 import Foundation
 import Hearth
 
-/// The profile service of specs/004: user profiles in the `users` collection, through any
+/// The profile service of Docs/specs/004: user profiles in the `users` collection, through any
 /// `Firestore`, so the same code runs on the embedded store and against an emulator.
 ///
 /// Requests are made as the `Firestore` instance's identity, so security rules apply: with

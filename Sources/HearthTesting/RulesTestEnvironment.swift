@@ -36,9 +36,13 @@ public final class RulesTestEnvironment: Sendable {
     /// Sets up an environment: a fresh temporary store with `rules` (`.embedded`), or `rules`
     /// loaded into the project on a running emulator (`.emulator`).
     ///
-    /// - Parameter coverageReportDirectory: where `cleanup()` writes the coverage report
-    ///   (embedded environments with the same rules share their counts, so the last report of
-    ///   a run covers the whole run).
+    /// - Parameters:
+    ///   - projectID: the project the data and rules belong to.
+    ///   - rules: the security rules, from a file or a string.
+    ///   - backend: a fresh embedded store (the default) or a running emulator.
+    ///   - coverageReportDirectory: where `cleanup()` writes the coverage report (embedded
+    ///     environments with the same rules share their counts, so the last report of a run
+    ///     covers the whole run).
     /// - Throws: `RulesCompilationError` (embedded) or `FirestoreError.invalidArgument`
     ///   (emulator) when the rules do not compile; `FirestoreError` when the store cannot be
     ///   created or the emulator cannot be reached.

@@ -52,7 +52,7 @@ public final class ProjectRules: Sendable {
     /// rules loaded through the admin endpoint.
     ///
     /// - Returns: the file's warnings.
-    /// - Throws: ``RulesCompilationError`` when the file has errors; nothing changes then.
+    /// - Throws: `RulesCompilationError` when the file has errors; nothing changes then.
     @discardableResult
     public func setServerRules(_ file: RulesFile?) throws(RulesCompilationError) -> [Diagnostic] {
         let warnings = try file.map { file throws(RulesCompilationError) in try ProjectRules.compile(file).warnings } ?? []
@@ -76,7 +76,7 @@ public final class ProjectRules: Sendable {
     /// Loads rules for one project, replacing the server's rules there.
     ///
     /// - Returns: the file's warnings.
-    /// - Throws: ``RulesCompilationError`` when the file has errors; the project keeps its rules.
+    /// - Throws: `RulesCompilationError` when the file has errors; the project keeps its rules.
     @discardableResult
     func load(_ file: RulesFile, project: String) throws(RulesCompilationError) -> [Diagnostic] {
         let ruleset = try ProjectRules.compile(file)

@@ -34,7 +34,7 @@ extension RulesFile {
     /// Compiles the file once, to check it before a server uses it.
     ///
     /// - Returns: the file's warnings.
-    /// - Throws: ``RulesCompilationError`` with every diagnostic when the file has errors.
+    /// - Throws: `RulesCompilationError` with every diagnostic when the file has errors.
     public func check() throws(RulesCompilationError) -> [Diagnostic] {
         try ProjectRules.compile(self).warnings
     }

@@ -16,9 +16,14 @@ listener events received and the server's RSS. At the end it stops the load and 
     under 10%: the largest RSS of that window against the RSS at its start.
 Exit status 0 when every goal is met, 1 otherwise.
 
+With --bounded N each worker keeps at most N live documents (a create or a batch becomes a delete
+while it holds N), and --retention S has Hearth keep old document versions S seconds instead of an
+hour (HEARTH_TEST_ONLY_RETENTION_SECONDS): together they give a data set of steady size, so that
+RSS growth can be told apart from data growth.
+
 Usage (a release build: swift build -c release --product hearth):
     .venv-interop/bin/python Benchmarks/soak/run.py --hearth .build/release/hearth [--minutes 60]
-        [--clients 16] [--listeners 300]
+        [--clients 16] [--listeners 300] [--bounded 500 --retention 300]
 """
 
 import argparse
@@ -52,7 +57,7 @@ def status_of(error):
     return f"{name}: {str(error)[:160]}"
 
 
-def worker(index, host, stop, reports, results):
+def worker(index, host, stop, reports, results, bound=None):
     """One client process: mixed operations until `stop`; reports (latencies, errors) every
     second; at the end, what it knows must be stored."""
     from google.cloud import firestore
@@ -74,6 +79,8 @@ def worker(index, host, stop, reports, results):
     while not stop.is_set():
         live = [key for key, value in acknowledged.items() if value is not None]
         choice = rng.random()
+        if bound is not None and len(live) >= bound and (choice < 0.25 or 0.75 <= choice < 0.83):
+            choice = 0.85  # a delete instead of a create or a batch of sets: the data set stays bounded
         started = time.perf_counter()
         try:
             if choice < 0.25 or not live:
@@ -177,7 +184,11 @@ def main():
     parser.add_argument("--minutes", type=float, default=60)
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--listeners", type=int, default=300)
+    parser.add_argument("--bounded", type=int, help="the most live documents each worker keeps")
+    parser.add_argument("--retention", type=int, help="seconds Hearth keeps old versions (at least 60)")
     arguments = parser.parse_args()
+    if arguments.retention is not None:
+        os.environ["HEARTH_TEST_ONLY_RETENTION_SECONDS"] = str(arguments.retention)
 
     scratch = tempfile.mkdtemp(prefix="hearth-soak-")
     server_log = os.path.join(scratch, "hearth.log")
@@ -186,7 +197,7 @@ def main():
         f'--log-level warning >>"{server_log}" 2>&1', arguments.hearth])
     context = multiprocessing.get_context("spawn")
     stop, reports, results = context.Event(), context.Queue(), context.Queue()
-    workers = [context.Process(target=worker, args=(index, server.host, stop, reports, results))
+    workers = [context.Process(target=worker, args=(index, server.host, stop, reports, results, arguments.bounded))
                for index in range(arguments.clients)]
     listener_processes = [
         context.Process(target=listener_process,
@@ -197,6 +208,8 @@ def main():
         process.start()
 
     print(f"Soak: {arguments.clients} clients, {arguments.listeners} listeners, {arguments.minutes:g} minutes, "
+          f"bounded to {arguments.bounded or 'no limit of'} documents per client, old versions kept "
+          f"{arguments.retention or 3600} s, "
           f"Hearth at {server.host}, its failed requests logged to {server_log}", flush=True)
     print("minute  ops/s    p50 ms   p99 ms   listener events/s  RSS MB  errors", flush=True)
     rss_by_minute, total_errors, total_ops = [], collections.Counter(), 0

@@ -8,15 +8,20 @@ import Foundation
 /// shuts the server down gracefully (open requests finish) and closes the store, so that
 /// everything acknowledged is on disk.
 enum EmulatorSession {
+    /// The environment variable that switches range locks off, to show that the
+    /// serializability checker (`Benchmarks/serializability`) catches the phantoms that follow.
+    static let noRangeLocksVariable = "HEARTH_TEST_ONLY_NO_RANGE_LOCKS"
+
+    /// The environment variable that shortens how long old document versions are kept (an
+    /// hour otherwise), so that a soak reaches a steady data size within its run
+    /// (`Benchmarks/soak --bounded`); reads at a past time then reach back only that far.
+    static let retentionVariable = "HEARTH_TEST_ONLY_RETENTION_SECONDS"
+
     /// Runs `body` with the listening server's address; request log lines (filtered by the
     /// configuration's log level) and rules notices go to `log`.
     ///
     /// - Throws: `CommandFailure` when the rules file has errors, when the data folder or the
     ///   port is in use, or for any other failure to start; `body`'s errors as they are.
-    /// The environment variable that switches range locks off, to show that the
-    /// serializability checker (`Benchmarks/serializability`) catches the phantoms that follow.
-    static let noRangeLocksVariable = "HEARTH_TEST_ONLY_NO_RANGE_LOCKS"
-
     static func run<Result: Sendable>(
         _ configuration: EmulatorConfiguration, log: @escaping @Sendable (String) -> Void,
         _ body: (ServerAddress) async throws -> Result
@@ -31,6 +36,14 @@ enum EmulatorSession {
                 storeConfiguration.locksQueryRanges = false
                 log("WARNING: \(EmulatorSession.noRangeLocksVariable)=1: queries in transactions do not lock their "
                     + "ranges, so transactions are NOT serializable (for testing the serializability checker only)")
+            }
+            if let text = ProcessInfo.processInfo.environment[EmulatorSession.retentionVariable] {
+                guard let seconds = Int64(text), seconds >= 60 else {
+                    throw CommandFailure("\(EmulatorSession.retentionVariable) must be a number of seconds of at least 60")
+                }
+                storeConfiguration.retentionSeconds = seconds
+                log("WARNING: \(EmulatorSession.retentionVariable)=\(seconds): old document versions are kept "
+                    + "\(seconds) s, not an hour (for soak benchmarks only)")
             }
             store = try DocumentStore(path: configuration.dataFolder, configuration: storeConfiguration)
         } catch let error as FirestoreError {

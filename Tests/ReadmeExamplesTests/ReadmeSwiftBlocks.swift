@@ -301,30 +301,39 @@ enum ReadmeSwiftBlocks {
         """
     }
 
+    /// The example in a `@MainActor` Swift Testing test, which runs it; or, for an example that
+    /// works in the current directory (the README's blocks, which `ReadmeRunTests` runs in a
+    /// fresh one), in a `@MainActor` function that is compiled under the same isolation
+    /// checking but not run.
     private static func testingFile(_ example: Example) -> String {
         let name = example.target.prefix(1).lowercased() + example.target.dropFirst()
-        let traits = example.usesWorkingDirectory ? ", .disabled(\"\(compiledOnly)\")" : ""
+        let declaration = example.usesWorkingDirectory
+            ? "/// \(compiledOnly)\n@MainActor func \(name)OnMainActor() async throws {"
+            : "@MainActor @Test(\"\(example.origin) in a @MainActor test\")\nfunc \(name)OnMainActor() async throws {"
         return """
             \(header(example))\
             \(imports(example, adding: ["import Testing"]))
             /// \(example.origin) in a `@MainActor` Swift Testing test.
-            @MainActor @Test("\(example.origin) in a @MainActor test"\(traits))
-            func \(name)OnMainActor() async throws {
+            \(declaration)
             \(body(example, indent: "    "))\
             }
 
             """
     }
 
+    /// The example in a `@MainActor` XCTest method: a test that runs it, or, for an example
+    /// that works in the current directory, a method without the `test` prefix, compiled but
+    /// not run.
     private static func xctestFile(_ example: Example) -> String {
-        let skip = example.usesWorkingDirectory ? "        try XCTSkipIf(true, \"\(compiledOnly)\")\n" : ""
+        let method = example.usesWorkingDirectory ? "compiledOnlyOnMainActor" : "testOnMainActor"
+        let note = example.usesWorkingDirectory ? "    /// \(compiledOnly)\n" : ""
         return """
             \(header(example))\
             \(imports(example, adding: ["import XCTest"]))
             final class \(example.target)XCTests: XCTestCase {
                 /// \(example.origin) in a `@MainActor` XCTest method.
-                @MainActor func testOnMainActor() async throws {
-            \(skip)\
+            \(note)\
+                @MainActor func \(method)() async throws {
             \(body(example, indent: "        "))\
                 }
             }

@@ -7,8 +7,8 @@ import HearthTesting
 import Testing
 
 /// README.md block 1 in a `@MainActor` Swift Testing test.
-@MainActor @Test("README.md block 1 in a @MainActor test", .disabled("compiled only: it works in the current directory; ReadmeRunTests runs it in a fresh one"))
-func readmeExample1OnMainActor() async throws {
+/// compiled only: it works in the current directory; ReadmeRunTests runs it in a fresh one
+@MainActor func readmeExample1OnMainActor() async throws {
 // README.md block 1, verbatim:
 // App code: FirebaseFirestore's names, on an embedded store or any emulator.
 let db = try Firestore.embedded(path: ".hearth/app")   // or Firestore.remote() from FIRESTORE_EMULATOR_HOST

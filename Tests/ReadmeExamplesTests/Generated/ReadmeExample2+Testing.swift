@@ -6,8 +6,8 @@ import DocumentStore
 import Testing
 
 /// README.md block 2 in a `@MainActor` Swift Testing test.
-@MainActor @Test("README.md block 2 in a @MainActor test", .disabled("compiled only: it works in the current directory; ReadmeRunTests runs it in a fresh one"))
-func readmeExample2OnMainActor() async throws {
+/// compiled only: it works in the current directory; ReadmeRunTests runs it in a fresh one
+@MainActor func readmeExample2OnMainActor() async throws {
 // README.md block 2, verbatim:
 let store = try DocumentStore(path: ".hearth/data")
 let db = try DatabaseID(project: "demo-hearth")

@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
         .library(name: "EmulatorServer", targets: ["EmulatorServer"]),
         .library(name: "Hearth", targets: ["Hearth"]),
+        .library(name: "HearthEmbedded", targets: ["HearthEmbedded"]),
         .library(name: "UserService", targets: ["UserService"]),
         .library(name: "HearthTesting", targets: ["HearthTesting"]),
         .executable(name: "hearth", targets: ["HearthCLI"]),
@@ -95,13 +96,12 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        // The Swift client API: FirebaseFirestore's names over an embedded store or a remote emulator.
+        // The Swift client API: FirebaseFirestore's names over a remote emulator through gRPC. It
+        // does not link LevelDB, the store or the rules engine (scripts/check-imports).
         .target(
             name: "Hearth",
             dependencies: [
                 "DocumentModel",
-                "DocumentStore",
-                "SecurityRules",
                 "FirestoreProto",
                 "FirestoreWire",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -110,12 +110,19 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // The client API's embedded backend: a DocumentStore in the app's process, with the
+        // rules applied as behind the server. Re-exports Hearth.
+        .target(
+            name: "HearthEmbedded",
+            dependencies: ["Hearth", "DocumentModel", "DocumentStore", "SecurityRules"],
+            swiftSettings: upcoming
+        ),
         // The profile service of specs/004, written against the client API only.
         .target(name: "UserService", dependencies: ["Hearth"], swiftSettings: upcoming),
         // The rules-testing harness (the counterpart of @firebase/rules-unit-testing).
         .target(
             name: "HearthTesting",
-            dependencies: ["Hearth", "DocumentModel", "DocumentStore", "SecurityRules"],
+            dependencies: ["Hearth", "HearthEmbedded", "DocumentModel", "DocumentStore", "SecurityRules"],
             swiftSettings: upcoming
         ),
         .executableTarget(
@@ -144,7 +151,7 @@ let package = Package(
             name: "HearthBenchmarks",
             dependencies: [
                 "DocumentModel", "DocumentStore", "LevelDB", "SecurityRules",
-                "Hearth", "UserService", "HearthTesting", "EmulatorServer", "FirestoreExport",
+                "Hearth", "HearthEmbedded", "UserService", "HearthTesting", "EmulatorServer", "FirestoreExport",
             ],
             swiftSettings: upcoming
         ),
@@ -177,17 +184,17 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthTests",
-            dependencies: ["Hearth", "EmulatorServer", "DocumentModel", "DocumentStore", "SecurityRules"],
+            dependencies: ["Hearth", "HearthEmbedded", "EmulatorServer", "DocumentModel", "DocumentStore", "SecurityRules"],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "UserServiceTests",
-            dependencies: ["UserService", "Hearth", "HearthTesting", "EmulatorServer", "DocumentStore"],
+            dependencies: ["UserService", "Hearth", "HearthEmbedded", "HearthTesting", "EmulatorServer", "DocumentStore"],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "HearthTestingTests",
-            dependencies: ["HearthTesting", "Hearth", "EmulatorServer", "DocumentStore", "SecurityRules"],
+            dependencies: ["HearthTesting", "Hearth", "HearthEmbedded", "EmulatorServer", "DocumentStore", "SecurityRules"],
             swiftSettings: upcoming
         ),
         // The README's ```swift blocks and Tests/ReadmeExamplesTests/Snippets, each compiled verbatim in
@@ -196,22 +203,22 @@ let package = Package(
         // scripts/readme-swift-blocks. MemberImportVisibility: each file sees only what it imports.
         .executableTarget(
             name: "ReadmeExample1",
-            dependencies: ["Hearth", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
+            dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
             swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .executableTarget(
             name: "ReadmeExample2",
-            dependencies: ["Hearth", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
+            dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
             swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .executableTarget(
             name: "ClosureAPIExample",
-            dependencies: ["Hearth", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
+            dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
             swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .testTarget(
             name: "ReadmeExamplesTests",
-            dependencies: ["Hearth", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
+            dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
             exclude: ["Snippets"],
             swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
         ),

@@ -3,7 +3,7 @@
 
 // In top-level code, and in the contexts of Contexts.swift:
 // `ClosureAPIExample [top-level | nonisolated | actor]`.
-import Hearth
+import HearthEmbedded
 import HearthTesting
 import UserService
 

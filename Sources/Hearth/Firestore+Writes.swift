@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 extension Firestore {
     /// Commits `writes` atomically as this instance's identity, and forgets what they touch

@@ -1,12 +1,11 @@
 import DocumentModel
-import DocumentStore
 import Foundation
 
 /// A Firestore database, reached through an embedded store or a remote emulator, acting as
 /// one `Identity`. Names follow the FirebaseFirestore SDK, so app code ports with few changes.
 ///
 /// ```swift
-/// let db = try Firestore.embedded()                       // a store in a temporary folder
+/// let db = try Firestore.embedded()   // HearthEmbedded: a store in a temporary folder
 /// let alice = db.collection("users").document("alice")
 /// try await alice.setData(["name": "Alice", "createdAt": FieldValue.serverTimestamp()])
 /// let snapshot = try await alice.getDocument()
@@ -23,7 +22,7 @@ public final class Firestore: Sendable {
     /// Whether `terminate()` releases the backend (false for instances made by `withIdentity`).
     private let ownsBackend: Bool
 
-    init(backend: any Backend, database: DatabaseID, identity: Identity, ownsBackend: Bool) {
+    package init(backend: any Backend, database: DatabaseID, identity: Identity, ownsBackend: Bool) {
         self.backend = backend
         self.database = database
         self.identity = identity

@@ -5,6 +5,7 @@ import DocumentStore
 import EmulatorServer
 import Foundation
 import Hearth
+import HearthEmbedded
 import SecurityRules
 import UserService
 

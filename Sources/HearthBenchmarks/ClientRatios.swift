@@ -5,6 +5,7 @@ import DocumentModel
 import DocumentStore
 import Foundation
 import Hearth
+import HearthEmbedded
 import HearthTesting
 import SecurityRules
 import UserService

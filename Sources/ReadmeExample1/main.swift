@@ -3,7 +3,7 @@
 
 // In top-level code, and in the contexts of Contexts.swift:
 // `ReadmeExample1 [top-level | nonisolated | actor]`.
-import Hearth
+import HearthEmbedded   // the client API (Hearth, re-exported) plus the embedded store
 import UserService
 import HearthTesting
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthEmbedded
 import Testing
 
 /// Calls every public signature of `Hearth`, so that a change to the API surface fails to

@@ -1,5 +1,6 @@
 import Foundation
 import Hearth
+import HearthEmbedded
 import Testing
 
 @Suite("DocumentReference on both backends")

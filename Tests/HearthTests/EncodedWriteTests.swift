@@ -2,6 +2,7 @@ import DocumentModel
 import DocumentStore
 import Foundation
 import Hearth
+import HearthEmbedded
 import Testing
 
 /// A value with every kind of field `Firestore.Encoder` handles.

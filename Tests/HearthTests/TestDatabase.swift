@@ -3,6 +3,7 @@ import DocumentStore
 import EmulatorServer
 import Foundation
 import Hearth
+import HearthEmbedded
 import SecurityRules
 import Testing
 

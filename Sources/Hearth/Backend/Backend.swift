@@ -1,9 +1,8 @@
 import DocumentModel
-import DocumentStore
 
 /// What a `Firestore` instance needs from a database: the embedded store or a remote emulator.
 /// Every call carries the identity security rules judge it by.
-protocol Backend: Sendable {
+package protocol Backend: Sendable {
     /// Reads documents (`nil` for a missing one), in a transaction if one is given.
     func lookup(_ names: [DocumentName], transaction: TransactionID?, as identity: Identity) async throws
         -> (readTime: Timestamp, documents: [Document?])
@@ -34,16 +33,26 @@ protocol Backend: Sendable {
 }
 
 /// What the server reported for a commit.
-struct CommitReport: Sendable {
+package struct CommitReport: Sendable {
     /// The time of the commit.
-    var commitTime: Timestamp
+    package var commitTime: Timestamp
     /// Per write, in order, the values its transforms set (a server timestamp's time, an
     /// increment's sum; null for array transforms).
-    var transformResults: [[Value]]
+    package var transformResults: [[Value]]
+
+    package init(commitTime: Timestamp, transformResults: [[Value]]) {
+        self.commitTime = commitTime
+        self.transformResults = transformResults
+    }
 }
 
 /// A listener's view of its target at one read time: the documents in the target's order.
-struct ListenResult: Sendable {
-    var readTime: Timestamp
-    var documents: [Document]
+package struct ListenResult: Sendable {
+    package var readTime: Timestamp
+    package var documents: [Document]
+
+    package init(readTime: Timestamp, documents: [Document]) {
+        self.readTime = readTime
+        self.documents = documents
+    }
 }

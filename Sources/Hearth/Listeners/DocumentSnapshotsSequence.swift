@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 /// The snapshots of one document as an `AsyncSequence`: its current state first, then one
 /// snapshot per change. Ending the iteration (breaking out of the loop, or cancelling the

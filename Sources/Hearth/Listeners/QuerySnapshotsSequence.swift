@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 /// A query's results as an `AsyncSequence`: the current results first, then one snapshot per
 /// change, each with its `documentChanges`. Ending the iteration removes the listener.

@@ -1,7 +1,5 @@
 import DocumentModel
-import DocumentStore
 import Foundation
-import SecurityRules
 
 /// Who a `Firestore` instance acts as. Security rules judge every request by it, the same way on
 /// both backends.
@@ -12,17 +10,16 @@ import SecurityRules
 /// let guest = db.withIdentity(.unauthenticated)           // request.auth == null
 /// ```
 public struct Identity: Sendable, Equatable, CustomStringConvertible {
-    enum Kind: Sendable, Hashable {
+    /// Which identity this is (for the backends).
+    package enum Kind: Sendable, Hashable {
         case admin
         case unauthenticated
         case user(uid: String, claims: MapValue)
     }
 
-    let kind: Kind
+    package let kind: Kind
     /// Why the claims could not be used, reported by the first request.
-    let claimsError: FirestoreError?
-    /// The store's view of a signed-in identity, made at most once a second.
-    private let requestIdentities = RequestIdentityCache()
+    package let claimsError: FirestoreError?
 
     private init(kind: Kind, claimsError: FirestoreError?) {
         self.kind = kind
@@ -69,23 +66,9 @@ public struct Identity: Sendable, Equatable, CustomStringConvertible {
         lhs.kind == rhs.kind && lhs.claimsError == rhs.claimsError
     }
 
-    /// The identity as the store's rules see it, for a request to `project`.
-    func requestIdentity(project: String) throws -> RequestIdentity {
-        if let claimsError { throw claimsError }
-        switch kind {
-        case .admin: return .admin
-        case .unauthenticated: return .unauthenticated
-        case .user(let uid, _):
-            let now = Date()
-            return try requestIdentities.identity(project: project, second: Int64(now.timeIntervalSince1970)) {
-                .user(RulesAuth(uid: uid, token: try token(project: project, now: now) ?? MapValue()))
-            }
-        }
-    }
-
     /// The ID token's claims of a signed-in user for `project` (custom claims win over the
     /// standard ones, except the uid's); `nil` for the admin and unauthenticated identities.
-    func token(project: String, now: Date = Date()) throws -> MapValue? {
+    package func token(project: String, now: Date = Date()) throws -> MapValue? {
         if let claimsError { throw claimsError }
         guard case .user(let uid, let claims) = kind else { return nil }
         let seconds = Int64(now.timeIntervalSince1970)

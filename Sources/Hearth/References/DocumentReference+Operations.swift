@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 extension DocumentReference {
     /// Reads the document.

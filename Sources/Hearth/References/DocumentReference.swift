@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 /// The location of one document: read it, write it, listen to it.
 ///

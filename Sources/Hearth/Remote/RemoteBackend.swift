@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 import FirestoreProto
 import FirestoreWire
 import Foundation
@@ -53,7 +52,7 @@ final class RemoteBackend: Backend {
         var request = Google_Firestore_V1_BatchGetDocumentsRequest()
         request.database = database.resourceName
         request.documents = names.map(\.resourceName)
-        if let transaction { request.transaction = Data(transaction.bytes) }
+        if let transaction { request.transaction = transaction.proto }
         let metadata = try metadata(identity)
         let (readTime, found) = try await RemoteCall.run { [firestore] in
             try await firestore.batchGetDocuments(request: ClientRequest(message: request, metadata: metadata)) { response in
@@ -79,7 +78,7 @@ final class RemoteBackend: Backend {
         var request = Google_Firestore_V1_RunQueryRequest()
         request.parent = query.protoParent
         request.structuredQuery = query.structured.proto
-        if let transaction { request.transaction = Data(transaction.bytes) }
+        if let transaction { request.transaction = transaction.proto }
         let metadata = try metadata(identity)
         return try await RemoteCall.run { [firestore] in
             try await firestore.runQuery(request: ClientRequest(message: request, metadata: metadata)) { response in
@@ -115,7 +114,7 @@ final class RemoteBackend: Backend {
         var request = Google_Firestore_V1_CommitRequest()
         request.database = database.resourceName
         request.writes = writes.map(\.proto)
-        if let transaction { request.transaction = Data(transaction.bytes) }
+        if let transaction { request.transaction = transaction.proto }
         let metadata = try metadata(identity)
         let response = try await RemoteCall.run { [firestore] in
             try await firestore.commit(request: ClientRequest(message: request, metadata: metadata))
@@ -129,19 +128,19 @@ final class RemoteBackend: Backend {
         var request = Google_Firestore_V1_BeginTransactionRequest()
         request.database = database.resourceName
         var readWrite = Google_Firestore_V1_TransactionOptions.ReadWrite()
-        if let retrying { readWrite.retryTransaction = Data(retrying.bytes) }
+        if let retrying { readWrite.retryTransaction = retrying.proto }
         request.options.readWrite = readWrite
         let metadata = try metadata(identity)
         let response = try await RemoteCall.run { [firestore] in
             try await firestore.beginTransaction(request: ClientRequest(message: request, metadata: metadata))
         }
-        return TransactionID(bytes: [UInt8](response.transaction))
+        return try TransactionID(proto: response.transaction)
     }
 
     func rollback(_ transaction: TransactionID, as identity: Identity) async {
         var request = Google_Firestore_V1_RollbackRequest()
         request.database = database.resourceName
-        request.transaction = Data(transaction.bytes)
+        request.transaction = transaction.proto
         guard let metadata = try? metadata(identity) else { return }
         _ = try? await firestore.rollback(request: ClientRequest(message: request, metadata: metadata))
     }

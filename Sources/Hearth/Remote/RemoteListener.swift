@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 import FirestoreProto
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix

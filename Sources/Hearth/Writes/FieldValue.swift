@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 /// A sentinel in the data of `setData` or `updateData` that the server turns into a value
 /// when it applies the write.

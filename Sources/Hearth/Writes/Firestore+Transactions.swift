@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 extension Firestore {
     /// Runs `updateBlock` in a read-write transaction and commits its writes atomically,

@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 import Synchronization
 
 /// The reads and writes of one attempt of `Firestore.runTransaction`.

@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 import Synchronization
 
 /// Writes to several documents committed atomically: all of them or none.

@@ -1,5 +1,4 @@
 import DocumentModel
-import DocumentStore
 
 /// Turns the data of `setData`, `updateData` and `delete` into store writes, as the Firebase
 /// SDK parses user data: `FieldValue` sentinels become transforms (or deletions in the mask),

@@ -2,6 +2,7 @@ import DocumentModel
 import DocumentStore
 import Foundation
 import Hearth
+import HearthEmbedded
 import SecurityRules
 
 /// A fresh `DocumentStore` in a temporary folder with the rules set on it for the project,

@@ -1,4 +1,4 @@
-import Hearth
+import HearthEmbedded
 import HearthTesting
 import UserService
 

@@ -1,7 +1,7 @@
 import DocumentModel
-import DocumentStore
 import FirestoreProto
-import FirestoreWire
+
+// Writes both ways: the server decodes them, the client's remote backend encodes them.
 
 extension Write {
     /// The store write of a `google.firestore.v1.Write` message in `database`.
@@ -12,7 +12,7 @@ extension Write {
     ///
     /// - Throws: `FirestoreError.invalidArgument` for an empty write, a document outside
     ///   `database`, and malformed names, values, paths and transforms.
-    init(proto: Google_Firestore_V1_Write, in database: DatabaseID) throws {
+    package init(proto: Google_Firestore_V1_Write, in database: DatabaseID) throws {
         let name: DocumentName
         let operation: Operation
         var transforms = try proto.updateTransforms.map(FieldTransform.init(proto:))
@@ -48,7 +48,7 @@ extension Write {
 
 extension Precondition {
     /// The precondition of a `google.firestore.v1.Precondition`; an empty one is `.none`.
-    init(proto: Google_Firestore_V1_Precondition) throws {
+    package init(proto: Google_Firestore_V1_Precondition) throws {
         switch proto.conditionType {
         case nil: self = .none
         case .exists(let exists): self = .exists(exists)
@@ -59,7 +59,7 @@ extension Precondition {
 
 extension FieldTransform {
     /// The transform of a `DocumentTransform.FieldTransform` message.
-    init(proto: Google_Firestore_V1_DocumentTransform.FieldTransform) throws {
+    package init(proto: Google_Firestore_V1_DocumentTransform.FieldTransform) throws {
         let path = try FieldPath(proto.fieldPath)
         switch proto.transformType {
         case nil:
@@ -79,12 +79,59 @@ extension FieldTransform {
     }
 }
 
-extension WriteResult {
-    /// The result as a `google.firestore.v1.WriteResult` message.
-    var proto: Google_Firestore_V1_WriteResult {
-        var message = Google_Firestore_V1_WriteResult()
-        if let updateTime { message.updateTime = updateTime.proto }
-        message.transformResults = transformResults.map(\.proto)
+extension Write {
+    /// The write as a `google.firestore.v1.Write` message: an update (with its mask), a
+    /// delete, or a transform-only write, with update transforms and the precondition.
+    package var proto: Google_Firestore_V1_Write {
+        var message = Google_Firestore_V1_Write()
+        switch operation {
+        case .update(let fields, let mask):
+            var document = Google_Firestore_V1_Document()
+            document.name = name.resourceName
+            document.fields = fields.protoFields
+            message.update = document
+            if let mask {
+                var documentMask = Google_Firestore_V1_DocumentMask()
+                documentMask.fieldPaths = mask.map(\.description)
+                message.updateMask = documentMask
+            }
+            message.updateTransforms = transforms.map(\.proto)
+        case .delete:
+            message.delete = name.resourceName
+        case .transform:
+            var transform = Google_Firestore_V1_DocumentTransform()
+            transform.document = name.resourceName
+            transform.fieldTransforms = transforms.map(\.proto)
+            message.transform = transform
+        }
+        switch precondition {
+        case .none: break
+        case .exists(let exists): message.currentDocument.exists = exists
+        case .updateTime(let time): message.currentDocument.updateTime = time.proto
+        }
+        return message
+    }
+}
+
+extension FieldTransform {
+    /// The transform as a `DocumentTransform.FieldTransform` message.
+    package var proto: Google_Firestore_V1_DocumentTransform.FieldTransform {
+        var message = Google_Firestore_V1_DocumentTransform.FieldTransform()
+        message.fieldPath = fieldPath.description
+        switch kind {
+        case .serverTimestamp: message.setToServerValue = .requestTime
+        case .increment(let value): message.increment = value.proto
+        case .maximum(let value): message.maximum = value.proto
+        case .minimum(let value): message.minimum = value.proto
+        case .appendMissingElements(let values):
+            var array = Google_Firestore_V1_ArrayValue()
+            array.values = values.map(\.proto)
+            message.appendMissingElements = array
+        case .removeAllFromArray(let values):
+            var array = Google_Firestore_V1_ArrayValue()
+            array.values = values.map(\.proto)
+            message.removeAllFromArray = array
+        }
         return message
     }
 }

@@ -1,5 +1,3 @@
-import DocumentModel
-
 /// A server-side change to one field, applied after the write's own fields.
 ///
 /// ```swift

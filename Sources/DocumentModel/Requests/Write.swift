@@ -1,5 +1,3 @@
-import DocumentModel
-
 /// One write of a commit, shaped like Firestore's `Write` message: an update (with or without a
 /// field mask) or a delete, field transforms, and a precondition.
 ///

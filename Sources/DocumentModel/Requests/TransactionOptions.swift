@@ -1,5 +1,3 @@
-import DocumentModel
-
 /// What kind of transaction to begin, as in Firestore's `TransactionOptions`.
 public enum TransactionOptions: Sendable, Hashable {
     /// Reads see one consistent snapshot and lock what they read; the commit applies writes

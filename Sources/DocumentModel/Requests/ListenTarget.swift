@@ -1,5 +1,3 @@
-import DocumentModel
-
 /// What a listener watches: one document, or the results of a query.
 public enum ListenTarget: Sendable, Hashable {
     /// One document, present or not.

@@ -1,5 +1,3 @@
-import DocumentModel
-
 /// A condition on the current state of a document that a write requires.
 public enum Precondition: Sendable, Hashable {
     /// No condition.

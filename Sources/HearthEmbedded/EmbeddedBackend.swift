@@ -1,6 +1,7 @@
 import DocumentModel
 import DocumentStore
 import Foundation
+import Hearth
 
 /// A `DocumentStore` in this process, called with the identity's `as:` variants so that
 /// security rules apply exactly as they do behind the server.
@@ -17,6 +18,8 @@ final class EmbeddedBackend: Backend {
 
     let store: DocumentStore
     private let ownership: Ownership
+    /// Signed-in identities as the rules see them, made at most once a second.
+    private let requestIdentities = RequestIdentityCache()
 
     init(store: DocumentStore, ownership: Ownership) {
         self.store = store
@@ -26,7 +29,7 @@ final class EmbeddedBackend: Backend {
     func lookup(_ names: [DocumentName], transaction: TransactionID?, as identity: Identity) async throws
         -> (readTime: Timestamp, documents: [Document?])
     {
-        let requestIdentity = try identity.requestIdentity(project: project(of: names.first))
+        let requestIdentity = try identity.requestIdentity(project: project(of: names.first), cache: requestIdentities)
         guard let transaction else {
             // One read time for all, then the rules judge each document as read.
             let (readTime, documents) = try store.documents(names)
@@ -44,7 +47,7 @@ final class EmbeddedBackend: Backend {
     func runQuery(_ query: DocumentModel.Query, transaction: TransactionID?, as identity: Identity) async throws
         -> (readTime: Timestamp, documents: [Document])
     {
-        let requestIdentity = try identity.requestIdentity(project: query.database.project)
+        let requestIdentity = try identity.requestIdentity(project: query.database.project, cache: requestIdentities)
         let result =
             if let transaction {
                 try await store.runQuery(query, transaction: transaction, as: requestIdentity)
@@ -55,12 +58,12 @@ final class EmbeddedBackend: Backend {
     }
 
     func runAggregation(_ query: AggregationQuery, as identity: Identity) async throws -> MapValue {
-        let identity = try identity.requestIdentity(project: query.query.database.project)
+        let identity = try identity.requestIdentity(project: query.query.database.project, cache: requestIdentities)
         return try store.runAggregation(query, as: identity).fields
     }
 
     func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws -> CommitReport {
-        let requestIdentity = try identity.requestIdentity(project: project(of: writes.first?.name))
+        let requestIdentity = try identity.requestIdentity(project: project(of: writes.first?.name), cache: requestIdentities)
         let result =
             if let transaction {
                 try await store.commit(writes, transaction: transaction, as: requestIdentity)
@@ -81,10 +84,11 @@ final class EmbeddedBackend: Backend {
     func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ListenResult, any Error>.makeStream()
         let store = store
+        let cache = requestIdentities
         let task = Task {
             do {
                 let listener = try store.listen(
-                    to: target, as: try identity.requestIdentity(project: target.database.project))
+                    to: target, as: try identity.requestIdentity(project: target.database.project, cache: cache))
                 for try await snapshot in listener {
                     continuation.yield(ListenResult(readTime: snapshot.readTime, documents: snapshot.documents))
                 }

@@ -10,7 +10,7 @@ public struct TransactionID: Sendable, Hashable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    init(sequence: UInt64, salt: UInt64) {
+    package init(sequence: UInt64, salt: UInt64) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         for value in [sequence, salt] {

@@ -28,16 +28,26 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public let range: SourceRange?
     /// The file the diagnostic is about.
     public let fileName: String
-    /// The source line at `range.start`, for rendering; empty without a range.
+    /// The source line at `range.start`, for rendering; empty without a range. A line longer
+    /// than 200 characters is cut to the 200 around `range.start`, with `…` where it was cut
+    /// (``location`` stays exact).
     public let sourceLine: String
+    /// The column of ``sourceLine``, from 1, at which `range.start` is: `range.start.column`
+    /// unless the line was cut.
+    public let sourceLineColumn: Int
 
-    /// Creates a diagnostic.
-    public init(severity: Severity, message: String, fileName: String, range: SourceRange?, sourceLine: String) {
+    /// Creates a diagnostic. `sourceLineColumn` defaults to the column of `range.start`
+    /// (`sourceLine` is the whole line).
+    public init(
+        severity: Severity, message: String, fileName: String, range: SourceRange?, sourceLine: String,
+        sourceLineColumn: Int? = nil
+    ) {
         self.severity = severity
         self.message = message
         self.fileName = fileName
         self.range = range
         self.sourceLine = sourceLine
+        self.sourceLineColumn = sourceLineColumn ?? range?.start.column ?? 1
     }
 
     /// The position the diagnostic points at.
@@ -51,18 +61,19 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         var caret = ""
         var column = 1
         for scalar in sourceLine.unicodeScalars {
-            guard column < start.column else { break }
+            guard column < sourceLineColumn else { break }
             caret.unicodeScalars.append(scalar == "\t" ? "\t" : " ")
             column += 1
         }
-        while column < start.column {
+        while column < sourceLineColumn {
             caret += " "
             column += 1
         }
         caret += "^"
         let lineLength = sourceLine.unicodeScalars.count
-        let endColumn = range.end.line == start.line ? range.end.column : lineLength + 1
-        let tildes = min(endColumn, lineLength + 1) - start.column - 1
+        let endColumn =
+            range.end.line == start.line ? sourceLineColumn + range.end.column - start.column : lineLength + 1
+        let tildes = min(endColumn, lineLength + 1) - sourceLineColumn - 1
         if tildes > 0 { caret += String(repeating: "~", count: tildes) }
         return "\(start): \(severity.rawValue): \(message)\n\(sourceLine)\n\(caret)"
     }

@@ -35,7 +35,8 @@ public struct RulesLinter: Sendable {
         for (name, diagnostic) in sink.unresolvedNames {
             reworded[diagnostic] = Diagnostic(
                 severity: .warning, message: RulesLinter.message(for: name), fileName: diagnostic.fileName,
-                range: diagnostic.range, sourceLine: diagnostic.sourceLine)
+                range: diagnostic.range, sourceLine: diagnostic.sourceLine,
+                sourceLineColumn: diagnostic.sourceLineColumn)
         }
         return sink.sorted.map { reworded[$0] ?? $0 }
     }

@@ -66,9 +66,9 @@ enum Fixture {
         guard let (match, values) = matcher.matches(in: ruleset.compiled.matches).last,
             let condition = match.allows.first?.condition
         else { return "no condition" }
-        return withUnsafePointer(to: request) { request in
+        return PreparedRequest.with(request) { prepared in
             let context = EvalContext(
-                request: PreparedRequest(borrowing: request), documents: nil,
+                request: prepared, documents: nil,
                 documentSource: EvalContext.DocumentSource(lookup: NoDocuments(), tracker: nil), timeLimit: .seconds(5),
                 coverage: nil)
             context.pathValues = values
@@ -149,9 +149,24 @@ func expectDiagnostics(
             continue
         }
         let lineText = source.text.split(separator: "\n", omittingEmptySubsequences: false)[marker.line - 1]
-        let caretPrefix = String(lineText.prefix(marker.column - 1).map { $0 == "\t" ? "\t" : " " })
+        let (shown, column) = expectedExcerpt(of: lineText, at: marker.column)
+        let caretPrefix = String(shown.prefix(column - 1).map { $0 == "\t" ? "\t" : " " })
         let header = "firestore.rules:\(marker.line):\(marker.column): \(text)"
-        #expect(found.rendered.hasPrefix(header + "\n" + lineText + "\n" + caretPrefix + "^"), "\(found.rendered)",
+        #expect(found.rendered.hasPrefix(header + "\n" + shown + "\n" + caretPrefix + "^"), "\(found.rendered)",
             sourceLocation: sourceLocation)
     }
+}
+
+/// What a diagnostic at `column` of `line` shows of it, and the column of the diagnostic there:
+/// the whole line up to `LineExcerpt.width` characters (of these tests' ASCII sources), otherwise
+/// that many from half of them before the column (the last that many at the end of the line),
+/// with `…` where the line is cut.
+func expectedExcerpt(of line: Substring, at column: Int) -> (text: String, column: Int) {
+    let width = LineExcerpt.width
+    guard line.count > width else { return (String(line), column) }
+    let start = min(max(0, column - 1 - width / 2), line.count - width)
+    let window = line.dropFirst(start).prefix(width)
+    let before = start > 0 ? "…" : ""
+    let after = start + width < line.count ? "…" : ""
+    return (before + window + after, column - start + before.count)
 }

@@ -89,14 +89,26 @@ final class CompiledMatch: Sendable {
 final class CompiledRuleset: Sendable {
     let version: Int
     let matches: [CompiledMatch]
+    /// Every user function of the file: a call refers to its function, so a recursive function
+    /// (an error, but compiled all the same) refers to itself, and `deinit` ends that cycle.
+    let functions: [CompiledFunction]
     let coverageTable: CoverageTable
     /// Whether any condition reads `resource` or documents.
     let readsDocuments: Bool
 
-    init(version: Int, matches: [CompiledMatch], coverageTable: CoverageTable, readsDocuments: Bool) {
+    init(
+        version: Int, matches: [CompiledMatch], functions: [CompiledFunction], coverageTable: CoverageTable,
+        readsDocuments: Bool
+    ) {
         self.version = version
         self.matches = matches
+        self.functions = functions
         self.coverageTable = coverageTable
         self.readsDocuments = readsDocuments
+    }
+
+    deinit {
+        // Nothing evaluates any more: the evaluator holds the ruleset.
+        for function in functions { function.clear() }
     }
 }

@@ -245,7 +245,7 @@ extension Compiler {
         switch tree[callee].kind {
         case .identifier(let name):
             if let function = scope.lookupFunction(name) {
-                scope.functionScope?.function?.callees.append(function)
+                scope.functionScope?.function?.callees.append(FunctionReference(info: function))
                 if function.declaration.parameters.count != arguments.count {
                     diagnostics.warning("Incorrect number of arguments supplied to function: \(name).", at: tree[callee].span)
                 }

@@ -6,6 +6,7 @@ final class Compiler {
     let diagnostics: DiagnosticSink
     var version = 1
     var coverage = CoverageTable()
+    /// Every user function declared, which holds them for the scopes and the call graph.
     var allFunctions: [FunctionInfo] = []
     /// The coverage root of the expression being compiled.
     var currentCoverageParent: Int32 = -1
@@ -53,7 +54,9 @@ final class Compiler {
         // The report lists function bodies in source order.
         let entries = coverage.entries
         coverage.functionRoots.sort { entries[Int($0)].span.start < entries[Int($1)].span.start }
-        return CompiledRuleset(version: version, matches: matches, coverageTable: coverage, readsDocuments: readsDocuments)
+        return CompiledRuleset(
+            version: version, matches: matches, functions: allFunctions.map(\.compiled), coverageTable: coverage,
+            readsDocuments: readsDocuments)
     }
 
     func checkVersion() {
@@ -85,7 +88,7 @@ final class Compiler {
             let compiled = CompiledFunction(
                 name: declaration.name, parameterCount: declaration.parameters.count, placeholder: placeholder)
             let info = FunctionInfo(declaration: declaration, scope: scope, compiled: compiled)
-            scope.functions[declaration.name] = info
+            scope.functions[declaration.name] = FunctionReference(info: info)
             allFunctions.append(info)
             checkFunctionDeclaration(declaration)
         }
@@ -223,7 +226,7 @@ final class Compiler {
         let children = match.matches.map {
             compileMatch($0, parentChain: chain, parentScope: scope, depth: depth + 1, inheritedGlob: globSpan)
         }
-        for function in scope.functions.values where !function.compiledBody { compileFunctionBody(function) }
+        for function in scope.functions.values.map(\.info) where !function.compiledBody { compileFunctionBody(function) }
         return CompiledMatch(chain: chain, allows: allows, children: children, childrenDisabled: childrenDisabled)
     }
 

@@ -5,7 +5,7 @@ final class FunctionInfo {
     let compiled: CompiledFunction
     var compiledBody = false
     /// The user functions its body calls.
-    var callees: [FunctionInfo] = []
+    var callees: [FunctionReference] = []
 
     init(declaration: FunctionDecl, scope: Scope, compiled: CompiledFunction) {
         self.declaration = declaration
@@ -14,11 +14,18 @@ final class FunctionInfo {
     }
 }
 
+/// A function a scope declares or a body calls, referred to without keeping it alive, so that
+/// neither a scope with its functions (which refer to the scope) nor a recursive function forms
+/// a cycle of references, which would never be freed. `Compiler.allFunctions` holds them.
+struct FunctionReference {
+    unowned let info: FunctionInfo
+}
+
 /// A lexical scope: the service, a match block (its path variables and functions) or a
 /// function body (parameters and `let`s).
 final class Scope {
     let parent: Scope?
-    var functions: [String: FunctionInfo] = [:]
+    var functions: [String: FunctionReference] = [:]
     /// Path variables declared here, by name: their index among the values bound for the chain.
     var pathVariables: [String: Int] = [:]
     /// Parameters and `let`s, by name: their slot.
@@ -35,7 +42,7 @@ final class Scope {
     func lookupFunction(_ name: String) -> FunctionInfo? {
         var scope: Scope? = self
         while let current = scope {
-            if let function = current.functions[name] { return function }
+            if let function = current.functions[name] { return function.info }
             scope = current.parent
         }
         return nil

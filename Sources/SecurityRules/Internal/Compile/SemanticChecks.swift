@@ -71,7 +71,7 @@ struct CallGraphCheck {
     func run() {
         let ordered = functions.sorted { $0.declaration.nameSpan.start < $1.declaration.nameSpan.start }
         var inCycle: Set<ObjectIdentifier> = []
-        for function in ordered where function.callees.contains(where: { $0 === function }) {
+        for function in ordered where function.callees.contains(where: { $0.info === function }) {
             diagnostics.error("Recursive call is not allowed.", at: function.declaration.nameSpan)
             inCycle.insert(ObjectIdentifier(function))
         }
@@ -81,7 +81,7 @@ struct CallGraphCheck {
         func search(_ function: FunctionInfo) {
             state[ObjectIdentifier(function)] = 1
             stack.append(function)
-            for callee in function.callees where callee !== function {
+            for callee in function.callees.map(\.info) where callee !== function {
                 switch state[ObjectIdentifier(callee)] {
                 case 1:
                     let start = stack.firstIndex { $0 === callee }!
@@ -109,7 +109,7 @@ struct CallGraphCheck {
         func measure(_ function: FunctionInfo) -> Int {
             if let known = height[ObjectIdentifier(function)] { return known }
             var best = 1
-            for callee in function.callees {
+            for callee in function.callees.map(\.info) {
                 let candidate = measure(callee) + 1
                 if candidate > best {
                     best = candidate

@@ -41,35 +41,34 @@ final class Evaluator: Sendable {
         let buffer: CoverageBuffer? = coverage == nil ? nil : CoverageBuffer()
         defer { if let coverage, let buffer { coverage.merge(buffer) } }
 
-        return withUnsafePointer(to: request) { request in
-            if request.pointee.method != .list {
-                return run(candidates, PreparedRequest(borrowing: request), nil, source, buffer)
-            }
-            // The disjuncts of a query share their document reads.
-            var access: DocumentAccess?
-            var evaluations: [RuleEvaluation] = []
-            var allowed = true
-            for disjunct in QueryConstraints.disjuncts(of: request.pointee.query?.filter) {
-                let decision: RulesDecision
-                if let bound = Evaluator.boundDocument(of: disjunct, in: request.pointee) {
-                    // Measured on Google's emulator: a disjunct that names one document of the
-                    // queried collection (`__name__ ==`, or an `in` value) binds the match's
-                    // path variables to that document.
-                    decision = withUnsafePointer(to: bound) { bound in
-                        run(self.candidates(for: bound.pointee, namingDocument: true), PreparedRequest(borrowing: bound, listConstraints: disjunct),
-                            access, source, buffer) { access = $0 }
-                    }
-                } else {
-                    let prepared = PreparedRequest(borrowing: request, listConstraints: disjunct)
-                    decision = run(candidates, prepared, access, source, buffer) { access = $0 }
-                }
-                if !decision.allowed {
-                    allowed = false
-                    evaluations += decision.evaluations
-                }
-            }
-            return RulesDecision(allowed: allowed, evaluations: evaluations)
+        if request.method != .list {
+            return PreparedRequest.with(request) { run(candidates, $0, nil, source, buffer) }
         }
+        // The disjuncts of a query share their document reads.
+        var access: DocumentAccess?
+        var evaluations: [RuleEvaluation] = []
+        var allowed = true
+        for disjunct in QueryConstraints.disjuncts(of: request.query?.filter) {
+            let decision: RulesDecision
+            if let bound = Evaluator.boundDocument(of: disjunct, in: request) {
+                // Measured on Google's emulator: a disjunct that names one document of the
+                // queried collection (`__name__ ==`, or an `in` value) binds the match's
+                // path variables to that document.
+                let boundCandidates = self.candidates(for: bound, namingDocument: true)
+                decision = PreparedRequest.with(bound, listConstraints: disjunct) {
+                    run(boundCandidates, $0, access, source, buffer) { access = $0 }
+                }
+            } else {
+                decision = PreparedRequest.with(request, listConstraints: disjunct) {
+                    run(candidates, $0, access, source, buffer) { access = $0 }
+                }
+            }
+            if !decision.allowed {
+                allowed = false
+                evaluations += decision.evaluations
+            }
+        }
+        return RulesDecision(allowed: allowed, evaluations: evaluations)
     }
 
     /// The list request `request` with its path narrowed to the one document `disjunct`
@@ -259,15 +258,14 @@ final class Evaluator: Sendable {
         let source = EvalContext.DocumentSource(lookup: lookup, tracker: tracker)
         let buffer: CoverageBuffer? = coverage == nil ? nil : CoverageBuffer()
         defer { if let coverage, let buffer { coverage.merge(buffer) } }
-        return requests.withUnsafeBufferPointer { requests in
+        return PreparedRequest.withEach(requests) { prepared in
             var runs: [Run] = []
             var evaluations: [RuleEvaluation] = []
             for index in requests.indices {
-                let request = requests.baseAddress! + index
-                let candidates = self.candidates(for: request.pointee)
+                let candidates = self.candidates(for: requests[index])
                 guard !candidates.isEmpty else { return RulesDecision(allowed: false, evaluations: evaluations) }
                 let context = EvalContext(
-                    request: PreparedRequest(borrowing: request), documents: nil, documentSource: source,
+                    request: prepared[index], documents: nil, documentSource: source,
                     timeLimit: timeLimit, coverage: buffer)
                 var state = Run(candidates: candidates, context: context)
                 firstPhase(&state)

@@ -27,6 +27,12 @@ final class CompiledFunction: @unchecked Sendable {
         bindingCost = lets.isEmpty ? 0 : 1
     }
 
+    /// Drops the `let`s and the body, and with them the calls they make: a recursive function
+    /// refers to itself through its calls, a cycle its ruleset ends this way when it is freed.
+    func clear() {
+        define(lets: [], body: UndefinedNode(span: body.span))
+    }
+
     var slotCount: Int { parameterCount + lets.count }
 }
 

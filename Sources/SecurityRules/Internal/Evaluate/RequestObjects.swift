@@ -1,12 +1,15 @@
 import DocumentModel
 
 /// `resource`, `request.resource` and what `get()` returns: `__name__`, `data`, `id`.
-final class DocumentObject: RObject, @unchecked Sendable {
+/// Immutable, so shared safely: `data` is built up front (one map over the document's fields;
+/// nearly every use of a document reads it).
+final class DocumentObject: RObject {
     let document: Document
-    private lazy var dataValue = RValue.map(RMap(fields: document.fields))
+    private let dataValue: RValue
 
     init(_ document: Document) {
         self.document = document
+        dataValue = .map(RMap(fields: document.fields))
     }
 
     static let keys = ["__name__", "data", "id"]
@@ -27,15 +30,17 @@ final class DocumentObject: RObject, @unchecked Sendable {
     }
 }
 
-/// `request.auth`: `uid` and `token`.
-final class AuthObject: RObject, @unchecked Sendable {
+/// `request.auth`: `uid` and `token`. Immutable, so shared safely: `token` is built up front
+/// (one map over the token's claims).
+final class AuthObject: RObject {
     let auth: RulesAuth
     static let keys = ["token", "uid"]
     var keys: [String] { AuthObject.keys }
-    private lazy var tokenValue = RValue.map(RMap(fields: auth.token))
+    private let tokenValue: RValue
 
     init(_ auth: RulesAuth) {
         self.auth = auth
+        tokenValue = .map(RMap(fields: auth.token))
     }
 
     func value(for key: String) -> RValue? {
@@ -48,7 +53,7 @@ final class AuthObject: RObject, @unchecked Sendable {
 }
 
 /// `request.query`: `limit`, `offset`, `orderBy`.
-final class QueryObject: RObject, @unchecked Sendable {
+final class QueryObject: RObject {
     let query: RulesQuery
     static let keys = ["limit", "offset", "orderBy"]
     var keys: [String] { QueryObject.keys }
@@ -72,10 +77,13 @@ final class QueryObject: RObject, @unchecked Sendable {
     }
 }
 
-/// The `request` variable. Its fields are built when first read.
-final class RequestObject: RObject, @unchecked Sendable {
+/// The `request` variable. Its `auth` and `resource` (each a few objects) are built when first
+/// read, once, also when several threads read them first at the same time.
+final class RequestObject: RObject {
     let request: RulesRequest
     let firstPhase: Bool
+    private let authCache = OnceValue<RValue>()
+    private let newResourceCache = OnceValue<RValue>()
 
     init(_ request: RulesRequest, firstPhase: Bool = false) {
         self.request = request
@@ -94,16 +102,21 @@ final class RequestObject: RObject, @unchecked Sendable {
         }
     }
 
-    private lazy var authValue: RValue = request.auth.map { .map(RMap(object: AuthObject($0))) } ?? .null
+    private var authValue: RValue {
+        authCache.value { request.auth.map { .map(RMap(object: AuthObject($0))) } ?? .null }
+    }
 
-    private lazy var newResourceValue: RValue =
-        switch request.method {
-        case .create, .update:
-            firstPhase && request.newResourceDependsOnStoredDocument
-                ? .error(RError("", kind: .unknown)) : DocumentObject.value(request.newResource)
-        default:
-            .null
+    private var newResourceValue: RValue {
+        newResourceCache.value {
+            switch request.method {
+            case .create, .update:
+                firstPhase && request.newResourceDependsOnStoredDocument
+                    ? .error(RError("", kind: .unknown)) : DocumentObject.value(request.newResource)
+            default:
+                .null
+            }
         }
+    }
 
     func value(for key: String) -> RValue? {
         let method = request.method
@@ -120,80 +133,4 @@ final class RequestObject: RObject, @unchecked Sendable {
         default: return nil
         }
     }
-}
-
-/// The request of one decision, as the evaluation reads it. It borrows the caller's
-/// `RulesRequest` (copying it would cost a retain per field at every decision), so it must not
-/// outlive the call that made it.
-final class PreparedRequest {
-    private let requestAddress: UnsafePointer<RulesRequest>
-    let method: RulesMethod
-    let listConstraints: QueryConstraints?
-
-    /// - Important: `request` must stay valid (and unchanged) for the life of the object.
-    init(borrowing request: UnsafePointer<RulesRequest>, listConstraints: QueryConstraints? = nil) {
-        requestAddress = request
-        method = request.pointee.method
-        self.listConstraints = listConstraints
-    }
-
-    /// The request.
-    var request: RulesRequest {
-        unsafeAddress { requestAddress }
-    }
-
-    var database: DatabaseID { request.database }
-
-    /// The value of a resolved member chain, with its map when it is one (held by the value),
-    /// for reading members without copying the value.
-    struct CachedField {
-        let value: RValue
-        let map: Unmanaged<RMap>?
-    }
-
-    /// The values of resolved member chains, by field and phase: allocated on first use;
-    /// `cachedFields` has a bit for each slot set (only those are initialized).
-    @exclusivity(unchecked) private var fieldSlots: UnsafeMutablePointer<CachedField>?
-    @exclusivity(unchecked) private var cachedFields: UInt64 = 0
-
-    static let fieldSlotCount = 2 * RequestFieldNode.Field.allCases.count
-
-    deinit {
-        guard let fieldSlots else { return }
-        var remaining = cachedFields
-        while remaining != 0 {
-            let slot = remaining.trailingZeroBitCount
-            (fieldSlots + slot).deinitialize(count: 1)
-            remaining &= remaining - 1
-        }
-        fieldSlots.deallocate()
-    }
-
-    /// The cached value of a field slot, computing it with `make` on first use.
-    @inline(__always)
-    func cachedField(_ slot: Int, _ make: () -> RValue) -> UnsafePointer<CachedField> {
-        if cachedFields & (1 << UInt64(slot)) != 0, let fieldSlots { return UnsafePointer(fieldSlots + slot) }
-        let value = make()
-        var map: Unmanaged<RMap>?
-        if case .map(let object) = value { map = Unmanaged.passUnretained(object) }
-        let slots = fieldSlots ?? UnsafeMutablePointer<CachedField>.allocate(capacity: PreparedRequest.fieldSlotCount)
-        fieldSlots = slots
-        (slots + slot).initialize(to: CachedField(value: value, map: map))
-        cachedFields |= 1 << UInt64(slot)
-        return UnsafePointer(slots + slot)
-    }
-
-    /// `request`, built on first use.
-    lazy var requestValue: RValue = .map(RMap(object: RequestObject(request)))
-
-    /// `request` in the first phase (without `request.resource` when it depends on the stored document).
-    lazy var firstPhaseRequestValue: RValue =
-        request.newResourceDependsOnStoredDocument
-        ? .map(RMap(object: RequestObject(request, firstPhase: true))) : requestValue
-
-    /// `resource`, built on first use.
-    lazy var resourceValue: RValue =
-        method == .list
-        ? .map(RMap(object: QueryResourceObject(listConstraints ?? QueryConstraints())))
-        : DocumentObject.value(request.resource)
 }

@@ -93,7 +93,7 @@ struct QueryConstraints: Sendable {
 }
 
 /// `resource` in a `list` rule: only `data`, whose fields are what the query's filters say.
-final class QueryResourceObject: RObject, @unchecked Sendable {
+final class QueryResourceObject: RObject {
     let constraints: QueryConstraints
     let keys = ["data"]
 
@@ -108,7 +108,7 @@ final class QueryResourceObject: RObject, @unchecked Sendable {
 
 /// `resource.data` (or a map inside it) in a `list` rule. A field the filters fix to one value
 /// is that value; a field they constrain otherwise is a constraint; any other field is undefined.
-final class QueryDataObject: RObject, @unchecked Sendable {
+final class QueryDataObject: RObject {
     let constraints: QueryConstraints
     let prefix: [String]
 

@@ -41,9 +41,10 @@ final class DiagnosticSink {
     @discardableResult
     func add(_ severity: Diagnostic.Severity, _ message: String, at span: SourceSpan) -> Diagnostic {
         let range = source.range(of: span)
+        let excerpt = LineExcerpt(of: source, at: range.start)
         let diagnostic = Diagnostic(
             severity: severity, message: message, fileName: source.fileName, range: range,
-            sourceLine: source.lineText(range.start.line))
+            sourceLine: excerpt.text, sourceLineColumn: excerpt.column)
         diagnostics.append(diagnostic)
         return diagnostic
     }

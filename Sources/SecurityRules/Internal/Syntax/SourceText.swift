@@ -60,14 +60,19 @@ final class SourceText: Sendable {
         SourceRange(start: location(of: Int(span.start)), end: location(of: Int(span.end)))
     }
 
-    /// The text of a line (1-based), without its line break.
-    func lineText(_ line: Int) -> String {
-        guard line >= 1, line <= lineStarts.count else { return "" }
+    /// The offsets of a line (1-based), without its line break; empty for a line that does not exist.
+    func lineBounds(_ line: Int) -> Range<Int> {
+        guard line >= 1, line <= lineStarts.count else { return 0..<0 }
         let start = lineStarts[line - 1]
         var end = line < lineStarts.count ? lineStarts[line] - 1 : scalars.count
         if end > start, scalars[end - 1] == "\r" { end -= 1 }
+        return start..<max(start, end)
+    }
+
+    /// The text of a line (1-based), without its line break.
+    func lineText(_ line: Int) -> String {
         var result = String.UnicodeScalarView()
-        result.append(contentsOf: scalars[start..<max(start, end)])
+        result.append(contentsOf: scalars[lineBounds(line)])
         return String(result)
     }
 

@@ -10,7 +10,10 @@ internal import CLevelDB
 /// cursor.seek(to: Array("users/".utf8))
 /// while cursor.isValid, cursor.key.starts(with: Array("users/".utf8)) { cursor.next() }
 /// ```
-public final class Cursor: @unchecked Sendable {
+///
+/// - Important: A cursor is not thread-safe (nor is LevelDB's iterator under it), so it is not
+///   `Sendable`: use it from the task that made it. Make one cursor per task instead.
+public final class Cursor {
     private let handle: DatabaseHandle
     private let iterator: OpaquePointer
     private let readOptions: OpaquePointer

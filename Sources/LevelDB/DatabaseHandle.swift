@@ -20,6 +20,7 @@ import Darwin
 /// a new log, dropping the partial record (LevelDB drops a record cut by the end of its log)
 /// and clearing LevelDB's sticky background error.
 final class DatabaseHandle: @unchecked Sendable {
+    // @unchecked Sendable: `database` and `reopenFailure` change only under the exclusive `lock`.
     let path: String
     private var database: OpaquePointer?
     /// Why the database is not open after a failed `reopen`; nil otherwise.

@@ -3,8 +3,9 @@ internal import CLevelDB
 /// A consistent read-only view of a database at one moment.
 ///
 /// Pass it in `ReadOptions(snapshot:)`. It is released when the last reference goes away; the
-/// database cannot close while a snapshot is alive.
+/// database cannot close while a snapshot is alive. A snapshot can be shared between threads.
 public final class Snapshot: @unchecked Sendable {
+    // @unchecked Sendable: immutable after init; LevelDB snapshots are read-only, safe for concurrent reads.
     private let handle: DatabaseHandle
     let pointer: OpaquePointer
 

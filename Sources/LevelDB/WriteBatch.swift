@@ -9,8 +9,9 @@ internal import CLevelDB
 /// try db.write(batch)
 /// ```
 ///
-/// - Important: A batch is not thread-safe; build it on one thread, then write it.
-public final class WriteBatch: @unchecked Sendable {
+/// - Important: A batch is not thread-safe (nor is LevelDB's batch under it), so it is not
+///   `Sendable`: build it and write it in one task.
+public final class WriteBatch {
     let pointer: OpaquePointer
     /// The number of operations added so far.
     @exclusivity(unchecked) public private(set) var count = 0

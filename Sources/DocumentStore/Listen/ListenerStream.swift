@@ -1,8 +1,13 @@
 import DocumentModel
+import Synchronization
 
 /// A listener's snapshots as an `AsyncSequence`: first the target's full state, then one
 /// snapshot per batch of commits that changed it. Iteration ends when the listener is
 /// cancelled (`cancel()`, the consuming task is cancelled, or the stream is released).
+///
+/// Tasks iterating one stream at once take turns: each snapshot goes to exactly one of them, in
+/// version order, and its changes are relative to the snapshot delivered just before it,
+/// whichever task received that one. Iterate a stream from one task to see every change.
 ///
 /// ```swift
 /// let stream = try store.listen(to: .document(alice))
@@ -36,20 +41,30 @@ public struct ListenerStream: AsyncSequence, Sendable {
 
 /// Owns one registered listener: the result it last delivered, and its removal from the store
 /// when cancelled or released.
-final class ListenerRegistration: @unchecked Sendable {
+///
+/// Consumers take turns: each `nextSnapshot()` runs alone, in arrival order, so when several
+/// tasks iterate one stream at once every snapshot goes to exactly one of them, versions
+/// increase from one snapshot to the next whichever task receives it, and each snapshot's
+/// changes are relative to the snapshot delivered before it (to any task).
+final class ListenerRegistration: Sendable {
+    /// What the consumers have been given so far.
+    private struct Delivered {
+        /// The result last delivered (or the resume baseline); nil before the first snapshot
+        /// when there is no baseline.
+        var documents: [Document]?
+        var version: Int64
+        var started = false
+    }
+
     private let store: DocumentStore
     private let listener: Listener
-    /// The result last delivered (or the resume baseline); touched only by the consumer, one
-    /// `next()` at a time, as `AsyncIteratorProtocol` requires.
-    private var delivered: [Document]?
-    private var deliveredVersion: Int64
-    private var started = false
+    private let turns = TurnQueue()
+    private let delivered: Mutex<Delivered>
 
     init(store: DocumentStore, listener: Listener, baseline: [Document]?, baselineVersion: Int64) {
         self.store = store
         self.listener = listener
-        delivered = baseline
-        deliveredVersion = baselineVersion
+        delivered = Mutex(Delivered(documents: baseline, version: baselineVersion))
     }
 
     deinit {
@@ -60,16 +75,28 @@ final class ListenerRegistration: @unchecked Sendable {
         store.listeners.remove(listener)
     }
 
+    /// The next snapshot, after every `nextSnapshot()` called before this one has returned;
+    /// nil once the listener is cancelled (as it is when a waiting consumer's task is).
     func nextSnapshot() async throws -> ListenSnapshot? {
-        if !started {
-            started = true
+        try await withTaskCancellationHandler {
+            try await turns.withTurn { try await snapshotInTurn() }
+        } onCancel: { [store, listener] in
+            store.listeners.remove(listener)
+        }
+    }
+
+    private func snapshotInTurn() async throws -> ListenSnapshot? {
+        let first = delivered.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        if first {
             let (documents, version) = try store.currentResult(of: listener)
-            return deliver(documents, version: version, isReset: delivered == nil, always: true)
+            return deliver(documents, version: version, first: true)
         }
         while true {
-            guard let (events, overflowed) = await withTaskCancellationHandler(
-                operation: { await listener.takeQueued() }, onCancel: { [store, listener] in store.listeners.remove(listener) })
-            else { return nil }
+            guard let (events, overflowed) = await listener.takeQueued() else { return nil }
+            let deliveredVersion = delivered.withLock { $0.version }
             let fresh = events.filter { $0.version > deliveredVersion }
             guard overflowed || !fresh.isEmpty else { continue }
             let documents: [Document]
@@ -80,19 +107,23 @@ final class ListenerRegistration: @unchecked Sendable {
             } else {
                 (documents, version) = try store.currentResult(of: listener)
             }
-            if let snapshot = deliver(documents, version: version, isReset: false, always: false) { return snapshot }
+            if let snapshot = deliver(documents, version: version, first: false) { return snapshot }
         }
     }
 
-    private func deliver(_ documents: [Document], version: Int64, isReset: Bool, always: Bool) -> ListenSnapshot? {
-        let previous = delivered ?? []
-        let changes = SnapshotDiff.changes(from: previous, to: documents, precedes: precedes)
-        deliveredVersion = max(deliveredVersion, version)
-        delivered = documents
-        guard always || !changes.isEmpty else { return nil }
-        return ListenSnapshot(
-            readTime: Timestamp(microsecondsSinceEpoch: version), documents: documents, changes: changes,
-            isReset: isReset)
+    /// Records `documents` as delivered and returns the snapshot for them: always the first
+    /// time, later only when something changed.
+    private func deliver(_ documents: [Document], version: Int64, first: Bool) -> ListenSnapshot? {
+        delivered.withLock { state in
+            let changes = SnapshotDiff.changes(from: state.documents ?? [], to: documents, precedes: precedes)
+            let isReset = first && state.documents == nil
+            state.version = max(state.version, version)
+            state.documents = documents
+            guard first || !changes.isEmpty else { return nil }
+            return ListenSnapshot(
+                readTime: Timestamp(microsecondsSinceEpoch: version), documents: documents, changes: changes,
+                isReset: isReset)
+        }
     }
 
     private func precedes(_ lhs: Document, _ rhs: Document) -> Bool {

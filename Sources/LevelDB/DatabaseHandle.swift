@@ -115,15 +115,17 @@ final class DatabaseHandle: @unchecked Sendable {
         }
     }
 
-    /// Records the release of an iterator or snapshot.
-    func releaseChild() { openChildren.subtract(1, ordering: .relaxed) }
+    /// Records the release of an iterator or snapshot, after its C object is destroyed:
+    /// `.releasing` pairs with the `.acquiring` loads in `close` and `reopen`, so the destroy
+    /// happens before LevelDB closes.
+    func releaseChild() { openChildren.subtract(1, ordering: .releasing) }
 
     /// Closes the database once; later calls do nothing.
     func close() throws {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         guard let open = database else { return }
-        let children = openChildren.load(ordering: .relaxed)
+        let children = openChildren.load(ordering: .acquiring)
         guard children == 0 else {
             throw LevelDBError(
                 code: .busy,
@@ -145,7 +147,7 @@ final class DatabaseHandle: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             pthread_rwlock_wrlock(lock)
-            let children = openChildren.load(ordering: .relaxed)
+            let children = openChildren.load(ordering: .acquiring)
             if children == 0 {
                 defer { pthread_rwlock_unlock(lock) }
                 if let open = database { leveldb_close(open) }

@@ -55,17 +55,20 @@ extension DocumentStore {
     }
 
     /// Commits `writes`, in `transaction` or outside any, waiting (suspended) for the
-    /// transactions whose locks they touch until `lockWaitTimeout` has passed.
+    /// transactions whose locks they touch until `lockWaitTimeout` has passed; on the writer
+    /// thread (see `writing(_:)`).
     func commitWaitingForLocks(
         _ writes: [Write], transaction: TransactionID?, authorizer: CommitAuthorizer?
     ) async throws -> CommitResult {
-        let writes = try WriteValidator.validated(writes)
-        let deadline = ContinuousClock.now + transactions.lockWaitTimeout
-        while true {
-            switch try attemptCommit(writes, transaction: transaction, policy: .wait, authorizer: authorizer) {
-            case .committed(let result): return result
-            case .blocked(let conflicts):
-                try await transactions.wait(for: conflicts, requester: transaction, until: deadline)
+        try await writing {
+            let writes = try WriteValidator.validated(writes)
+            let deadline = ContinuousClock.now + transactions.lockWaitTimeout
+            while true {
+                switch try attemptCommit(writes, transaction: transaction, policy: .wait, authorizer: authorizer) {
+                case .committed(let result): return result
+                case .blocked(let conflicts):
+                    try await transactions.wait(for: conflicts, requester: transaction, until: deadline)
+                }
             }
         }
     }

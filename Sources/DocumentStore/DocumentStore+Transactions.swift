@@ -36,22 +36,24 @@ extension DocumentStore {
     public func documents(
         _ names: [DocumentName], transaction: TransactionID
     ) async throws -> (readTime: Timestamp, documents: [Document?]) {
-        switch try transactions.mode(of: transaction) {
-        case .readOnly(let version):
-            let documents = try DocumentStore.mapLevelDBErrors {
-                let cursor = LazyCursor(database)
-                return try names.map { try readDocument($0, atVersion: version, cursor: cursor) }
+        try await reading {
+            switch try transactions.mode(of: transaction) {
+            case .readOnly(let version):
+                let documents = try DocumentStore.mapLevelDBErrors {
+                    let cursor = LazyCursor(database)
+                    return try names.map { try readDocument($0, atVersion: version, cursor: cursor) }
+                }
+                return (Timestamp(microsecondsSinceEpoch: version), documents)
+            case .readWrite:
+                for name in Set(names).sorted() {
+                    try await transactions.lockForRead(name, for: transaction)
+                }
+                let result = try documents(names)
+                for (name, document) in zip(names, result.documents) {
+                    transactions.recordRead(name, version: document?.updateTime.microsecondsSinceEpoch, for: transaction)
+                }
+                return result
             }
-            return (Timestamp(microsecondsSinceEpoch: version), documents)
-        case .readWrite:
-            for name in Set(names).sorted() {
-                try await transactions.lockForRead(name, for: transaction)
-            }
-            let result = try documents(names)
-            for (name, document) in zip(names, result.documents) {
-                transactions.recordRead(name, version: document?.updateTime.microsecondsSinceEpoch, for: transaction)
-            }
-            return result
         }
     }
 
@@ -61,34 +63,39 @@ extension DocumentStore {
     /// a document into or out of the results waits for this transaction; in a read-only one it
     /// reads at the transaction's read time.
     public func runQuery(_ query: Query, transaction: TransactionID) async throws -> QueryResult {
-        let prepared = try QueryValidator.prepare(query)
-        let result: (readTime: Timestamp, documents: [Document])
-        switch try transactions.mode(of: transaction) {
-        case .readOnly(let version):
-            result = try run(prepared, of: query, version: version)
-        case .readWrite:
-            let range = transactions.lockRange(
-                RangeLock(query: prepared, summary: RangeLock.summary(of: query)), for: transaction)
-            result = try run(prepared, of: query, version: nil)
-            if let range { transactions.boundRange(range, byResults: result.documents, for: transaction) }
-            try await lockForTransaction(result.documents, transaction: transaction)
+        try await reading {
+            let prepared = try QueryValidator.prepare(query)
+            let result: (readTime: Timestamp, documents: [Document])
+            switch try transactions.mode(of: transaction) {
+            case .readOnly(let version):
+                result = try run(prepared, of: query, version: version)
+            case .readWrite:
+                let range = transactions.lockRange(
+                    RangeLock(query: prepared, summary: RangeLock.summary(of: query)), for: transaction)
+                result = try run(prepared, of: query, version: nil)
+                if let range { transactions.boundRange(range, byResults: result.documents, for: transaction) }
+                try await lockForTransaction(result.documents, transaction: transaction)
+            }
+            return QueryResult(
+                readTime: result.readTime,
+                documents: result.documents.map { Projection.apply(prepared.projection, to: $0) })
         }
-        return QueryResult(
-            readTime: result.readTime, documents: result.documents.map { Projection.apply(prepared.projection, to: $0) })
     }
 
     /// Runs an aggregation in a transaction: in a read-write one over the newest data, locking
     /// the range of its query (see `runQuery(_:transaction:)`); in a read-only one at the
     /// transaction's read time.
     public func runAggregation(_ query: AggregationQuery, transaction: TransactionID) async throws -> AggregationResult {
-        switch try transactions.mode(of: transaction) {
-        case .readOnly(let version):
-            return try runAggregation(query, version: version)
-        case .readWrite:
-            let prepared = try QueryValidator.prepare(query.query, aggregated: query.aggregatedFields)
-            _ = transactions.lockRange(
-                RangeLock(query: prepared, summary: RangeLock.summary(of: query.query)), for: transaction)
-            return try runAggregation(query, version: nil)
+        try await reading {
+            switch try transactions.mode(of: transaction) {
+            case .readOnly(let version):
+                return try runAggregation(query, version: version)
+            case .readWrite:
+                let prepared = try QueryValidator.prepare(query.query, aggregated: query.aggregatedFields)
+                _ = transactions.lockRange(
+                    RangeLock(query: prepared, summary: RangeLock.summary(of: query.query)), for: transaction)
+                return try runAggregation(query, version: nil)
+            }
         }
     }
 

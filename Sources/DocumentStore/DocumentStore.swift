@@ -48,6 +48,8 @@ public final class DocumentStore: Sendable {
     /// Security rules by project id.
     let rulesets = Mutex<[String: Ruleset]>([:])
     private let collector: Mutex<Task<Void, Never>?>
+    /// The threads blocking work runs on when called from async code (see `reading(_:)`).
+    let threads = StoreThreads()
 
     /// The data folder.
     public var path: String { database.path }
@@ -110,6 +112,7 @@ public final class DocumentStore: Sendable {
                     } catch let error as LevelDBError where error.code == .ioError {}
                 }
                 try database.close()
+                threads.shutdown()
                 // Without it the next open checks nothing; the store is closed either way.
                 try? CleanStopRecord(folder: path).write()
             }
@@ -220,7 +223,7 @@ public final class DocumentStore: Sendable {
     }
 
     private func startCollector(every interval: Double) {
-        let task = Task.detached { [weak self] in
+        let task = Task.detached(executorPreference: threads.writer) { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(interval))
                 guard !Task.isCancelled, let self else { return }

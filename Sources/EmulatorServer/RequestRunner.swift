@@ -1,14 +1,18 @@
 import DocumentModel
+import DocumentStore
 import Foundation
 
 /// Runs one request for either protocol: reads the caller from the `Authorization` header,
 /// gives the project named by the request's path its rules (`ProjectRules.prepare`), runs the
-/// work, reports one `RequestLogEntry`, and turns any failure into a `WireStatus`.
+/// work on the store's threads, reports one `RequestLogEntry`, and turns any failure into a
+/// `WireStatus`.
 struct RequestRunner: Sendable {
     /// Receives every request's log entry.
     let log: @Sendable (RequestLogEntry) -> Void
     /// Every project's security rules.
     let rules: ProjectRules
+    /// Where the requests' work runs: the store's reader threads.
+    let executor: any TaskExecutor
 
     func run<Result: Sendable>(
         _ transport: RequestLogEntry.Transport, method: String, path: String, authorization: String?,
@@ -27,8 +31,13 @@ struct RequestRunner: Sendable {
         do {
             let parsed = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
             context = parsed
-            if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
-            let result = try await body(parsed)
+            // The request's work runs on the store's reader threads (commits hop on to its writer
+            // thread), so LevelDB's blocking reads, writes and fsyncs, and rules files read from
+            // disk, never hold Swift's cooperative threads.
+            let result = try await withTaskExecutorPreference(executor) {
+                if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
+                return try await body(parsed)
+            }
             finish(nil)
             return result
         } catch {

@@ -32,13 +32,17 @@ final class EmbeddedBackend: Backend {
         let requestIdentity = try identity.requestIdentity(project: project(of: names.first), cache: requestIdentities)
         guard let transaction else {
             // One read time for all, then the rules judge each document as read.
-            let (readTime, documents) = try store.documents(names)
-            try store.authorizeReads(names, documents: documents, as: requestIdentity)
-            return (readTime, documents)
+            return try await store.reading { [store] in
+                let (readTime, documents) = try store.documents(names)
+                try store.authorizeReads(names, documents: documents, as: requestIdentity)
+                return (readTime, documents)
+            }
         }
         if requestIdentity != .admin {
             // The rules' `get` judges the newest version, which the locked read then returns.
-            for name in names { _ = try store.document(name, as: requestIdentity) }
+            try await store.reading { [store] in
+                for name in names { _ = try store.document(name, as: requestIdentity) }
+            }
         }
         let result = try await store.documents(names, transaction: transaction)
         return (result.readTime, result.documents)
@@ -52,14 +56,14 @@ final class EmbeddedBackend: Backend {
             if let transaction {
                 try await store.runQuery(query, transaction: transaction, as: requestIdentity)
             } else {
-                try store.runQuery(query, as: requestIdentity)
+                try await store.reading { [store] in try store.runQuery(query, as: requestIdentity) }
             }
         return (result.readTime, result.documents)
     }
 
     func runAggregation(_ query: AggregationQuery, as identity: Identity) async throws -> MapValue {
         let identity = try identity.requestIdentity(project: query.query.database.project, cache: requestIdentities)
-        return try store.runAggregation(query, as: identity).fields
+        return try await store.reading { [store] in try store.runAggregation(query, as: identity).fields }
     }
 
     func commit(_ writes: [Write], transaction: TransactionID?, as identity: Identity) async throws -> CommitReport {
@@ -74,7 +78,7 @@ final class EmbeddedBackend: Backend {
     }
 
     func beginTransaction(retrying: TransactionID?, as identity: Identity) async throws -> TransactionID {
-        try store.beginTransaction(.readWrite(retrying: retrying))
+        try await store.reading { [store] in try store.beginTransaction(.readWrite(retrying: retrying)) }
     }
 
     func rollback(_ transaction: TransactionID, as identity: Identity) async {
@@ -87,10 +91,13 @@ final class EmbeddedBackend: Backend {
         let cache = requestIdentities
         let task = Task {
             do {
-                let listener = try store.listen(
-                    to: target, as: try identity.requestIdentity(project: target.database.project, cache: cache))
-                for try await snapshot in listener {
-                    continuation.yield(ListenResult(readTime: snapshot.readTime, documents: snapshot.documents))
+                // The listener's queries and diffs run on the store's reader threads.
+                try await store.reading {
+                    let listener = try store.listen(
+                        to: target, as: try identity.requestIdentity(project: target.database.project, cache: cache))
+                    for try await snapshot in listener {
+                        continuation.yield(ListenResult(readTime: snapshot.readTime, documents: snapshot.documents))
+                    }
                 }
                 continuation.finish()
             } catch {

@@ -33,16 +33,17 @@ struct TestServer: Sendable {
     var http: RawHTTPClient { RawHTTPClient(address: address) }
 
     /// Runs `body` against a new server (with `rules` for every project, if given, every
-    /// project seeded on first use from the export at `seed`, if given, and its stream limit per
-    /// connection), then stops the server and deletes its data.
+    /// project seeded on first use from the export at `seed`, if given, its stream limit per
+    /// connection, and the store on `clock`, if given), then stops the server and deletes its data.
     static func run<Result: Sendable>(
         rules: RulesFile? = nil, seed: String? = nil, maxConcurrentStreams: Int = 10_000,
-        _ body: (TestServer) async throws -> Result
+        clock: (any WallClock)? = nil, _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var storeConfiguration = StoreConfiguration()
         storeConfiguration.garbageCollectionIntervalSeconds = nil
+        if let clock { storeConfiguration.clock = clock }
         let store = try DocumentStore(path: folder.path, configuration: storeConfiguration)
         defer { try? store.close() }
         let log = LogRecorder()

@@ -171,7 +171,7 @@ extension DocumentStore {
 /// Checks a commit's writes against security rules under the commit lock: the commit time,
 /// whether each write's document existed just before it, and each touched document's state
 /// before and after the commit (`nil` inside: missing).
-typealias CommitAuthorizer = (
+typealias CommitAuthorizer = @Sendable (
     _ commitTime: Timestamp, _ existedBefore: [Bool], _ before: [DocumentName: Document?],
     _ after: [DocumentName: Document?]
 ) throws -> Void

@@ -223,7 +223,7 @@ public final class DocumentStore: Sendable {
     }
 
     private func startCollector(every interval: Double) {
-        let task = Task.detached(executorPreference: threads.writer) { [weak self] in
+        let task = Task.detached(executorPreference: threads.readers) { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(interval))
                 guard !Task.isCancelled, let self else { return }

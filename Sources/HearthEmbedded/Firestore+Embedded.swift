@@ -1,7 +1,7 @@
 import DocumentModel
 import DocumentStore
 import Foundation
-@_exported import Hearth
+import Hearth
 
 extension Firestore {
     /// A database in a `DocumentStore` of this process. The store stays open after `terminate()`.

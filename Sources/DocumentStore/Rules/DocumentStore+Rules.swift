@@ -47,8 +47,10 @@ extension DocumentStore {
     public func runQuery(_ query: Query, transaction: TransactionID, as identity: RequestIdentity) async throws
         -> QueryResult
     {
-        try authorize(query, as: identity)
-        return try await runQuery(query, transaction: transaction)
+        try await reading {
+            try authorize(query, as: identity)
+            return try await runQuery(query, transaction: transaction)
+        }
     }
 
     /// Runs an aggregation in a transaction as `identity` (see `runAggregation(_:transaction:)`);
@@ -56,8 +58,10 @@ extension DocumentStore {
     public func runAggregation(
         _ aggregation: AggregationQuery, transaction: TransactionID, as identity: RequestIdentity
     ) async throws -> AggregationResult {
-        try authorize(aggregation.query, as: identity)
-        return try await runAggregation(aggregation, transaction: transaction)
+        try await reading {
+            try authorize(aggregation.query, as: identity)
+            return try await runAggregation(aggregation, transaction: transaction)
+        }
     }
 
     /// Runs an aggregation as `identity`, which needs the `list` permission of its query.

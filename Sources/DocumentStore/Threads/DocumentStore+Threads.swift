@@ -15,7 +15,8 @@ extension DocumentStore {
     }
 
     /// Runs `work` on the store's one writer thread (see `reading(_:)`): for synchronous commits
-    /// and other writes from async code.
+    /// and other writes from async code. `work` must not wait synchronously for other work on
+    /// the writer thread (it would wait for itself); suspending with `await` is fine.
     ///
     /// ```swift
     /// try await store.writing { try store.commit([.set(alice, fields: ["visits": 1])]) }

@@ -5,7 +5,7 @@ import Synchronization
 /// and fsyncs run here instead of on Swift's cooperative threads, so one slow disk operation
 /// cannot stall every task of the process (the cooperative pool has one thread per core).
 ///
-/// Jobs run in the order they were enqueued, each on the first free thread. After `shutdown()`
+/// Jobs start in the order they were enqueued, each on the first free thread. After `shutdown()`
 /// the threads finish the jobs already queued and exit; later jobs (a task that resumes after
 /// the store closed) run on Swift's global executor, where the closed store refuses them.
 package final class StoreThreadPool: TaskExecutor, @unchecked Sendable {
@@ -46,14 +46,13 @@ package final class StoreThreadPool: TaskExecutor, @unchecked Sendable {
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
         condition.lock()
         guard !isShutDown else {
             condition.unlock()
             globalConcurrentExecutor.enqueue(job)
             return
         }
-        jobs.append(job)
+        jobs.append(UnownedJob(job))
         condition.signal()
         condition.unlock()
     }

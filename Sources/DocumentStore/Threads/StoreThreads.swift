@@ -1,14 +1,16 @@
 import Foundation
 
 /// The threads a store's blocking work runs on: one writer (commits are serialized by the commit
-/// lock anyway, so more writers would only wait on it) and one reader per core, at least two, so
-/// reads proceed while a commit waits on the disk. Each store has its own, stopped by `close()`,
-/// so one store's slow work never holds up another's.
+/// lock anyway, so more writers would only wait on it) and one reader per core, at least two and
+/// at most four, so reads proceed while a commit waits on the disk. Each store has its own,
+/// stopped by `close()`, so one store's slow work never holds up another's.
 final class StoreThreads: Sendable {
-    /// Commits, clearing and garbage collection.
+    /// Async commits and clearing.
     let writer = StoreThreadPool(role: .writer, threadCount: 1)
-    /// Reads, queries, aggregations, listings and listener snapshots.
-    let readers = StoreThreadPool(role: .reader, threadCount: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// Reads, queries, aggregations, listings, listener snapshots, and garbage collection (which
+    /// takes the commit lock per batch, so commits on the writer go on between its batches).
+    let readers = StoreThreadPool(
+        role: .reader, threadCount: min(4, max(2, ProcessInfo.processInfo.activeProcessorCount)))
 
     /// Lets the threads exit once their queued work is done.
     func shutdown() {

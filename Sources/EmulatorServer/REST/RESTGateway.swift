@@ -42,7 +42,7 @@ struct RESTGateway: Sendable {
         case .clear(let database, let path):
             try query.finish()
             try api.seeding?.seed(database)
-            try api.store.clear(database, below: path)
+            _ = try await api.store.writing { [store = api.store] in try store.clear(database, below: path) }
             response = .json(Array("{}".utf8))
         case .rulesAdmin(let project, let endpoint):
             try query.finish()

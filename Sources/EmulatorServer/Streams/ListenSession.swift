@@ -181,7 +181,8 @@ final class ListenSession {
         nextSerial += 1
         let serial = nextSerial
         let consumers = streams.enumerated().map { part, stream in
-            Task { [inbox] in
+            // On the store's reader threads: each snapshot may run the target's query again.
+            Task(executorPreference: store.readerExecutor) { [inbox] in
                 do {
                     for try await snapshot in stream {
                         inbox.post(.snapshot(serial: serial, part: part, snapshot))

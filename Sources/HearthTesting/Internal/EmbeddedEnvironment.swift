@@ -26,7 +26,7 @@ final class EmbeddedEnvironment: EnvironmentBackend {
     }
 
     func clear() async throws {
-        _ = try store.clear(database)
+        _ = try await store.writing { [store, database] in try store.clear(database) }
     }
 
     func coverage() async throws -> RulesCoverageReport {

@@ -164,7 +164,11 @@ let package = Package(
         ),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel"], swiftSettings: upcoming),
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentModel", "DocumentStore", "LevelDB", "SecurityRules"], swiftSettings: upcoming),
-        .testTarget(name: "SecurityRulesTests", dependencies: ["SecurityRules", "DocumentModel"], swiftSettings: upcoming),
+        // HearthBenchmarks for the rules fuzzer and the rules benchmark's request (FuzzTests, ProjectRulesTests).
+        .testTarget(
+            name: "SecurityRulesTests", dependencies: ["SecurityRules", "DocumentModel", "HearthBenchmarks"],
+            swiftSettings: upcoming
+        ),
         .testTarget(
             name: "EmulatorServerTests",
             dependencies: [

@@ -3,7 +3,7 @@
 /// builds and hands straight to a write batch). The encodings are written once, generic over
 /// the sink: the order-preserving key components (`OrderedKey.swift`) and the compact document
 /// encoding (`DocumentCodec`).
-public protocol ByteSink {
+package protocol ByteSink {
     /// Appends one raw byte.
     mutating func appendByte(_ byte: UInt8)
     /// Appends raw bytes.

@@ -30,7 +30,7 @@ public enum DocumentCodec {
     }
 
     /// Appends the encoding of a document's times and fields to `scratch`.
-    public static func encode(_ document: Document, into scratch: KeyScratch) {
+    package static func encode(_ document: Document, into scratch: KeyScratch) {
         var scratch = scratch
         write(document, to: &scratch)
     }

@@ -11,15 +11,15 @@
 ///
 /// - Important: Not thread-safe (it may be handed between threads, like a write batch, but only
 ///   one owner may build in it at a time).
-public final class KeyScratch: ByteSink, @unchecked Sendable {
+package final class KeyScratch: ByteSink, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var pointer: UnsafeMutableRawPointer
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     @exclusivity(unchecked) @usableFromInline var length = 0
 
     /// The number of bytes so far.
-    @inlinable public var count: Int { length }
+    @inlinable package var count: Int { length }
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
         pointer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
     }
@@ -27,14 +27,14 @@ public final class KeyScratch: ByteSink, @unchecked Sendable {
     deinit { pointer.deallocate() }
 
     /// Appends one raw byte.
-    @inlinable public func appendByte(_ byte: UInt8) {
+    @inlinable package func appendByte(_ byte: UInt8) {
         if length == capacity { grow(toHold: length + 1) }
         pointer.storeBytes(of: byte, toByteOffset: length, as: UInt8.self)
         length += 1
     }
 
     /// Appends raw bytes.
-    @inlinable public func appendRaw(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable package func appendRaw(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress else { return }
         if length + bytes.count > capacity { grow(toHold: length + bytes.count) }
         (pointer + length).copyMemory(from: source, byteCount: bytes.count)
@@ -42,18 +42,18 @@ public final class KeyScratch: ByteSink, @unchecked Sendable {
     }
 
     /// Drops every byte after the first `count`.
-    @inlinable public func truncate(to count: Int) {
+    @inlinable package func truncate(to count: Int) {
         precondition(count >= 0 && count <= length, "KeyScratch.truncate(to:) beyond its bytes")
         length = count
     }
 
     /// Calls `body` with the bytes so far, valid only during the call.
-    @inlinable public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    @inlinable package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: pointer, count: length))
     }
 
     /// The bytes so far, copied into an array.
-    public var bytes: [UInt8] { withBytes { Array($0) } }
+    package var bytes: [UInt8] { withBytes { Array($0) } }
 
     @usableFromInline func grow(toHold needed: Int) {
         var newCapacity = capacity * 2

@@ -31,42 +31,42 @@
 /// A number is encoded exactly: `D` is the largest double not above it and `r` the integer
 /// remainder (`0 ≤ r < 2048`; zero for doubles). Integers beyond 2^53 keep their order and
 /// equal the double of the same value.
-public struct OrderedKey: Sendable, Hashable, ByteSink {
+package struct OrderedKey: Sendable, Hashable, ByteSink {
     /// The encoded bytes.
-    public var bytes: [UInt8] { storage }
+    package var bytes: [UInt8] { storage }
 
     // Internal storage, so that the small appends below can be inlined into callers that
     // build many keys (the index entries of every commit).
     @usableFromInline var storage: [UInt8]
 
-    public init(capacity: Int = 32) {
+    package init(capacity: Int = 32) {
         storage = []
         storage.reserveCapacity(capacity)
     }
 
     /// The number of bytes so far.
-    @inlinable public var count: Int { storage.count }
+    @inlinable package var count: Int { storage.count }
 
     /// Appends a single raw byte, such as a table tag.
-    @inlinable public mutating func appendByte(_ byte: UInt8) { storage.append(byte) }
+    @inlinable package mutating func appendByte(_ byte: UInt8) { storage.append(byte) }
 
     /// Appends raw bytes.
-    @inlinable public mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) { storage.append(contentsOf: bytes) }
+    @inlinable package mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) { storage.append(contentsOf: bytes) }
 
     /// Appends bytes that are already encoded components (such as an encoded path).
-    @inlinable public mutating func appendEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
+    @inlinable package mutating func appendEncoded(_ encoded: [UInt8]) { storage.append(contentsOf: encoded) }
 
     /// Drops every byte after the first `count`, keeping the buffer: for building many keys
     /// that share a prefix in one buffer.
-    @inlinable public mutating func truncate(to count: Int) {
+    @inlinable package mutating func truncate(to count: Int) {
         storage.removeLast(storage.count - count)
     }
 
     /// The two bytes that start a numeric document id in a path.
-    public static let numericIDMarker: [UInt8] = [0x00, 0x02]
+    package static let numericIDMarker: [UInt8] = [0x00, 0x02]
 
     /// The encoding of a single value.
-    public static func encoding(of value: Value) -> [UInt8] {
+    package static func encoding(of value: Value) -> [UInt8] {
         var key = OrderedKey()
         key.appendValue(value)
         return key.storage
@@ -76,7 +76,7 @@ public struct OrderedKey: Sendable, Hashable, ByteSink {
 /// The order-preserving key components, on any byte sink.
 extension ByteSink {
     /// Appends a string component.
-    @inlinable public mutating func appendString(_ text: String) {
+    @inlinable package mutating func appendString(_ text: String) {
         if let done: Void = text.utf8.withContiguousStorageIfAvailable({ appendEscaped(UnsafeRawBufferPointer($0)) }) {
             return done
         }
@@ -85,7 +85,7 @@ extension ByteSink {
     }
 
     /// Appends a byte-string component.
-    @inlinable public mutating func appendBytes(_ data: [UInt8]) {
+    @inlinable package mutating func appendBytes(_ data: [UInt8]) {
         data.withUnsafeBytes { appendEscaped($0) }
     }
 
@@ -109,7 +109,7 @@ extension ByteSink {
 
     /// Appends one collection or document id of a path: a numeric id as `00 02` and its
     /// integer, any other id as a string.
-    @inlinable public mutating func appendPathSegment(_ id: String) {
+    @inlinable package mutating func appendPathSegment(_ id: String) {
         if let number = ResourcePath.numericID(id) {
             appendByte(0x00)
             appendByte(0x02)
@@ -120,39 +120,39 @@ extension ByteSink {
     }
 
     /// Appends the segments of a path without the end marker: a prefix of every path below `path`.
-    @inlinable public mutating func appendPathSegments(_ path: ResourcePath) {
+    @inlinable package mutating func appendPathSegments(_ path: ResourcePath) {
         for segment in path.segments { appendPathSegment(segment) }
     }
 
     /// Appends a path component: its segments, then `00 00`.
-    @inlinable public mutating func appendPath(_ path: ResourcePath) {
+    @inlinable package mutating func appendPath(_ path: ResourcePath) {
         appendPathSegments(path)
         appendEnd()
     }
 
     /// Appends the `00 00` marker that ends a path, an array or a map.
-    @inlinable public mutating func appendEnd() {
+    @inlinable package mutating func appendEnd() {
         appendByte(0x00)
         appendByte(0x00)
     }
 
     /// Appends 8 big-endian bytes.
-    @inlinable public mutating func appendUInt64(_ value: UInt64) {
+    @inlinable package mutating func appendUInt64(_ value: UInt64) {
         withUnsafeBytes(of: value.bigEndian) { appendRaw($0) }
     }
 
     /// Appends a signed integer so that smaller integers sort first.
-    @inlinable public mutating func appendInt64(_ value: Int64) {
+    @inlinable package mutating func appendInt64(_ value: Int64) {
         appendUInt64(UInt64(bitPattern: value) ^ (1 << 63))
     }
 
     /// Appends a signed integer so that larger integers sort first.
-    @inlinable public mutating func appendDescendingInt64(_ value: Int64) {
+    @inlinable package mutating func appendDescendingInt64(_ value: Int64) {
         appendUInt64(~(UInt64(bitPattern: value) ^ (1 << 63)))
     }
 
     /// Appends a value component.
-    @inlinable public mutating func appendValue(_ value: Value) {
+    @inlinable package mutating func appendValue(_ value: Value) {
         switch value {
         case .null:
             appendByte(0x05)

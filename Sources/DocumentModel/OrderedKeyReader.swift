@@ -1,31 +1,31 @@
 /// Reads the string, path and integer components that `OrderedKey` wrote, for turning stored
 /// keys back into names.
-public struct OrderedKeyReader {
+package struct OrderedKeyReader {
     private let bytes: [UInt8]
     /// The position of the next unread byte.
-    public private(set) var offset: Int
+    package private(set) var offset: Int
 
-    public init(_ bytes: [UInt8], offset: Int = 0) {
+    package init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { offset >= bytes.count }
+    package var isAtEnd: Bool { offset >= bytes.count }
 
     private func corrupt(_ what: String) -> FirestoreError {
         FirestoreError(.dataLoss, "Stored key is corrupt: \(what)")
     }
 
     /// Reads one raw byte.
-    public mutating func readByte() throws -> UInt8 {
+    package mutating func readByte() throws -> UInt8 {
         guard offset < bytes.count else { throw corrupt("unexpected end of key") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
     /// Reads a string component.
-    public mutating func readString() throws -> String {
+    package mutating func readString() throws -> String {
         String(decoding: try readEscaped(), as: UTF8.self)
     }
 
@@ -46,12 +46,12 @@ public struct OrderedKeyReader {
     }
 
     /// Whether the next two bytes are the `00 00` end marker (without consuming them).
-    public var atEnd: Bool {
+    package var atEnd: Bool {
         offset + 1 < bytes.count && bytes[offset] == 0 && bytes[offset + 1] == 0
     }
 
     /// Reads one id of a path: a numeric document id or a string.
-    public mutating func readPathSegment() throws -> String {
+    package mutating func readPathSegment() throws -> String {
         guard bytes.count - offset >= 2, bytes[offset] == OrderedKey.numericIDMarker[0],
             bytes[offset + 1] == OrderedKey.numericIDMarker[1]
         else { return try readString() }
@@ -60,7 +60,7 @@ public struct OrderedKeyReader {
     }
 
     /// Reads a path component: ids up to the `00 00` marker.
-    public mutating func readPath() throws -> ResourcePath {
+    package mutating func readPath() throws -> ResourcePath {
         var segments: [String] = []
         while !atEnd {
             guard !isAtEnd else { throw corrupt("unterminated path") }
@@ -71,7 +71,7 @@ public struct OrderedKeyReader {
     }
 
     /// Reads 8 big-endian bytes.
-    public mutating func readUInt64() throws -> UInt64 {
+    package mutating func readUInt64() throws -> UInt64 {
         guard bytes.count - offset >= 8 else { throw corrupt("unexpected end of key") }
         var value: UInt64 = 0
         for index in offset..<offset + 8 { value = value << 8 | UInt64(bytes[index]) }
@@ -80,12 +80,12 @@ public struct OrderedKeyReader {
     }
 
     /// Reads what `appendDescendingInt64` wrote.
-    public mutating func readDescendingInt64() throws -> Int64 {
+    package mutating func readDescendingInt64() throws -> Int64 {
         Int64(bitPattern: ~(try readUInt64()) ^ (1 << 63))
     }
 
     /// Reads what `appendInt64` wrote.
-    public mutating func readInt64() throws -> Int64 {
+    package mutating func readInt64() throws -> Int64 {
         Int64(bitPattern: try readUInt64() ^ (1 << 63))
     }
 }

@@ -50,9 +50,9 @@ import DocumentModel
 /// commit, written in the batch of the commit that passes the previous reservation (set a second
 /// ahead of it), and set to the exact last version when the store closes. On open the commit
 /// clock starts after it, so versions keep increasing across restarts, crashes included.
-public enum StorageKeys {
+package enum StorageKeys {
     /// Table tags.
-    public enum Table: UInt8 {
+    package enum Table: UInt8 {
         case metadata = 0x01
         case documents = 0x02
         case expiry = 0x03
@@ -61,7 +61,7 @@ public enum StorageKeys {
     }
 
     /// Names in the metadata table.
-    public enum MetadataKey: String {
+    package enum MetadataKey: String {
         /// The storage format version, 8 bytes big-endian. Absent only in a new, empty store.
         case formatVersion = "format"
         /// A version at least as late as every commit (exact after a clean close), 8 bytes as
@@ -70,7 +70,7 @@ public enum StorageKeys {
     }
 
     /// The key of a metadata entry.
-    public static func metadata(_ name: MetadataKey) -> [UInt8] {
+    package static func metadata(_ name: MetadataKey) -> [UInt8] {
         var key = OrderedKey()
         key.appendByte(Table.metadata.rawValue)
         key.appendString(name.rawValue)
@@ -81,7 +81,7 @@ public enum StorageKeys {
     static let lastCommitKey = metadata(.lastCommit)
 
     /// The prefix of every key of one database's documents table.
-    public static func databasePrefix(_ database: DatabaseID) -> OrderedKey {
+    package static func databasePrefix(_ database: DatabaseID) -> OrderedKey {
         var key = OrderedKey(capacity: 96)
         key.appendByte(Table.documents.rawValue)
         key.appendString(database.project)
@@ -91,21 +91,21 @@ public enum StorageKeys {
 
     /// The prefix of every document below `path` (a collection or a document), excluding the
     /// document at `path` itself only if `path` is a collection.
-    public static func subtreePrefix(_ database: DatabaseID, _ path: ResourcePath) -> [UInt8] {
+    package static func subtreePrefix(_ database: DatabaseID, _ path: ResourcePath) -> [UInt8] {
         var key = databasePrefix(database)
         key.appendPathSegments(path)
         return key.bytes
     }
 
     /// The prefix of every version of one document.
-    public static func versionsPrefix(_ name: DocumentName) -> [UInt8] {
+    package static func versionsPrefix(_ name: DocumentName) -> [UInt8] {
         var key = databasePrefix(name.databaseID)
         key.appendPath(name.path)
         return key.bytes
     }
 
     /// The key of one version of a document.
-    public static func version(_ name: DocumentName, _ version: Int64) -> [UInt8] {
+    package static func version(_ name: DocumentName, _ version: Int64) -> [UInt8] {
         // `versionsPrefix(name) + descending(version)`, built in one buffer.
         var key = databasePrefix(name.databaseID)
         key.appendPath(name.path)
@@ -114,14 +114,14 @@ public enum StorageKeys {
     }
 
     /// A version as 8 bytes that sort newest first.
-    public static func descending(_ version: Int64) -> [UInt8] {
+    package static func descending(_ version: Int64) -> [UInt8] {
         var key = OrderedKey(capacity: 8)
         key.appendDescendingInt64(version)
         return key.bytes
     }
 
     /// The expiry-queue entry for the documents-table key `documentKey`, due at `version`.
-    public static func expiry(at version: Int64, documentKey: [UInt8]) -> [UInt8] {
+    package static func expiry(at version: Int64, documentKey: [UInt8]) -> [UInt8] {
         var key = OrderedKey(capacity: 9 + documentKey.count)
         key.appendByte(Table.expiry.rawValue)
         key.appendInt64(version)
@@ -129,7 +129,7 @@ public enum StorageKeys {
     }
 
     /// The first expiry-queue key after every entry due at or before `version`.
-    public static func expiryEnd(after version: Int64) -> [UInt8] {
+    package static func expiryEnd(after version: Int64) -> [UInt8] {
         var key = OrderedKey(capacity: 9)
         key.appendByte(Table.expiry.rawValue)
         key.appendInt64(version + 1)
@@ -137,10 +137,10 @@ public enum StorageKeys {
     }
 
     /// The prefix of the whole expiry queue.
-    public static let expiryPrefix: [UInt8] = [Table.expiry.rawValue]
+    package static let expiryPrefix: [UInt8] = [Table.expiry.rawValue]
 
     /// Decodes a documents-table key into the document's name and version.
-    public static func decodeVersionKey(_ bytes: [UInt8]) throws -> (name: DocumentName, version: Int64) {
+    package static func decodeVersionKey(_ bytes: [UInt8]) throws -> (name: DocumentName, version: Int64) {
         var reader = OrderedKeyReader(bytes)
         guard try reader.readByte() == Table.documents.rawValue else {
             throw FirestoreError(.dataLoss, "Stored key is not in the documents table")

@@ -2,6 +2,7 @@ import DocumentModel
 import Foundation
 import Testing
 
+@testable import HearthBenchmarks
 @testable import SecurityRules
 
 /// Random inputs for the parser and the evaluator (`RulesFuzzer`): token streams, mutated

@@ -2,6 +2,7 @@ import DocumentModel
 import Foundation
 import Testing
 
+@testable import HearthBenchmarks
 @testable import SecurityRules
 
 /// The project's own rules (`rules/firestore.rules`, the users collection of the profile

@@ -1,4 +1,5 @@
 import DocumentModel
+import SecurityRules
 
 /// A generator of random inputs for the rules parser and evaluator, for robustness tests and
 /// tools: random token streams, mutations of seed rulesets, and generated rulesets with random
@@ -11,31 +12,31 @@ import DocumentModel
 /// let report = fuzzer.run(count: 1_000_000)
 /// print(report.inputs, report.slowestDecision)
 /// ```
-public struct RulesFuzzer: Sendable {
+struct RulesFuzzer: Sendable {
     /// What a run did.
-    public struct Report: Sendable, Hashable {
+    struct Report: Sendable, Hashable {
         /// The inputs checked (each parsed and compiled, with its diagnostics rendered).
-        public var inputs = 0
+        var inputs = 0
         /// The inputs that compiled and were evaluated.
-        public var evaluatedRulesets = 0
+        var evaluatedRulesets = 0
         /// The decisions made.
-        public var decisions = 0
+        var decisions = 0
         /// The longest time one decision took.
-        public var slowestDecision: Duration = .zero
+        var slowestDecision: Duration = .zero
     }
 
-    private var random: SplitMix
+    private var random: SplitMix64
     private let seeds: [String]
 
     /// A fuzzer whose inputs follow from `seed`; `seedRulesets` are mutated besides the
     /// built-in seed.
-    public init(seed: UInt64, seedRulesets: [String] = []) {
-        random = SplitMix(state: seed)
+    init(seed: UInt64, seedRulesets: [String] = []) {
+        random = SplitMix64(state: seed)
         seeds = seedRulesets + [RulesFuzzer.builtInSeed]
     }
 
     /// Checks `count` inputs, calling `progress` after each 10,000.
-    public mutating func run(count: Int, progress: ((Report) -> Void)? = nil) -> Report {
+    mutating func run(count: Int, progress: ((Report) -> Void)? = nil) -> Report {
         var report = Report()
         let documents = InMemoryDocuments(before: [RulesFuzzer.document("t/a", ["n": 1])])
         let clock = ContinuousClock()
@@ -218,18 +219,5 @@ public struct RulesFuzzer: Sendable {
             auth: signedIn ? RulesAuth(uid: "alice", token: ["sub": "alice", "user_id": "alice"]) : nil, time: time,
             resource: resource.map { document(path, $0) }, newResource: newData.map { document(path, $0) },
             query: query, accessScope: method == .list ? .multipleDocuments : .singleDocument)
-    }
-}
-
-/// A deterministic pseudo-random generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator, Sendable {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import DocumentModel
+import SecurityRules
 
 /// A micro-benchmark of rule decisions, for benchmark tools: the median time to decide one
 /// request against a compiled ruleset, beside the median of a no-op decision (a ruleset that
@@ -8,20 +9,20 @@ import DocumentModel
 /// let result = try RulesBenchmark.profileCreate(rulesSource: text)
 /// print("create: \(result.medianNanoseconds) ns, \(result.ratio)× a no-op decision")
 /// ```
-public enum RulesBenchmark {
+enum RulesBenchmark {
     /// The result of a benchmark.
-    public struct Result: Sendable, Hashable, CustomStringConvertible {
+    struct Result: Sendable, Hashable, CustomStringConvertible {
         /// The median time of one decision, in nanoseconds.
-        public let medianNanoseconds: Double
+        let medianNanoseconds: Double
         /// The median time of one no-op decision, in nanoseconds.
-        public let noOpMedianNanoseconds: Double
+        let noOpMedianNanoseconds: Double
         /// Whether the measured request was allowed (a benchmark of the wrong verdict is void).
-        public let allowed: Bool
+        let allowed: Bool
 
         /// How many no-op decisions one decision costs.
-        public var ratio: Double { medianNanoseconds / max(noOpMedianNanoseconds, 1) }
+        var ratio: Double { medianNanoseconds / max(noOpMedianNanoseconds, 1) }
 
-        public var description: String {
+        var description: String {
             let median = (medianNanoseconds * 10).rounded() / 10
             let noOp = (noOpMedianNanoseconds * 10).rounded() / 10
             let ratio = (self.ratio * 100).rounded() / 100
@@ -31,7 +32,7 @@ public enum RulesBenchmark {
 
     /// Times `request` against `ruleset`: `samples` samples of `batch` decisions each; the
     /// median of the per-decision times of the samples.
-    public static func measure(
+    static func measure(
         _ ruleset: Ruleset, _ request: RulesRequest, lookup: any DocumentLookup = NoDocuments(),
         samples: Int = 401, batch: Int = 200
     ) -> (medianNanoseconds: Double, allowed: Bool) {
@@ -73,7 +74,7 @@ public enum RulesBenchmark {
     /// under `rulesSource`, such as the project's `rules/firestore.rules`.
     ///
     /// - Throws: ``RulesCompilationError`` if the rules do not compile.
-    public static func profileCreate(rulesSource: String, samples: Int = 401, batch: Int = 200) throws -> Result {
+    static func profileCreate(rulesSource: String, samples: Int = 401, batch: Int = 200) throws -> Result {
         let ruleset = try Ruleset(source: rulesSource)
         let noOp = try Ruleset(
             source: """
@@ -91,7 +92,7 @@ public enum RulesBenchmark {
     }
 
     /// The request `profileCreate` decides.
-    public static func profileCreateRequest() throws -> RulesRequest {
+    static func profileCreateRequest() throws -> RulesRequest {
         let database = try DatabaseID(project: "demo-benchmark")
         let now = try Timestamp(seconds: 1_750_000_000, nanoseconds: 123_456_000)
         let name = try DocumentName(database, "users/alice")

@@ -155,26 +155,31 @@ extension DocumentStore {
         maxAttempts: Int = 5,
         _ body: (TransactionID) async throws -> (writes: [Write], result: Result)
     ) async throws -> Result {
-        var previous: TransactionID?
-        var attempt = 0
-        while true {
-            attempt += 1
-            let transaction = try beginTransaction(.readWrite(retrying: previous))
-            do {
-                let (writes, result) = try await body(transaction)
-                try await commit(writes, transaction: transaction)
-                return result
-            } catch let error as FirestoreError where error.code == .aborted && attempt < maxAttempts {
-                rollback(transaction)
-                previous = transaction
-                if attempt == 1 {
-                    await Task.yield()
-                } else {
-                    try await Task.sleep(for: .milliseconds(min(1000, 10 << attempt)))
+        // The attempts run on the store's reader threads (commits hop to the writer), so a
+        // transaction holding locks is not delayed behind unrelated work on the cooperative
+        // threads between its reads and its commit.
+        try await withTaskExecutorPreference(threads.readers) {
+            var previous: TransactionID?
+            var attempt = 0
+            while true {
+                attempt += 1
+                let transaction = try beginTransaction(.readWrite(retrying: previous))
+                do {
+                    let (writes, result) = try await body(transaction)
+                    try await commit(writes, transaction: transaction)
+                    return result
+                } catch let error as FirestoreError where error.code == .aborted && attempt < maxAttempts {
+                    rollback(transaction)
+                    previous = transaction
+                    if attempt == 1 {
+                        await Task.yield()
+                    } else {
+                        try await Task.sleep(for: .milliseconds(min(1000, 10 << attempt)))
+                    }
+                } catch {
+                    rollback(transaction)
+                    throw error
                 }
-            } catch {
-                rollback(transaction)
-                throw error
             }
         }
     }

@@ -54,7 +54,8 @@ public final class EmulatorServer: Sendable {
         } catch {
             rulesFailure = error
         }
-        let runner = RequestRunner(log: configuration.onRequest, rules: rules, executor: store.readerExecutor)
+        let runner = RequestRunner(
+            log: configuration.onRequest, rules: rules, readers: store.readerExecutor, writer: store.writerExecutor)
         let gateway = RESTGateway(api: api, runner: runner, rulesAdmin: RulesAdmin(rules: rules))
         let sizeLimit = RequestSizeLimit(bytes: configuration.maxRequestBytes)
         let streamLimit = configuration.maxConcurrentStreams

@@ -11,8 +11,10 @@ struct RequestRunner: Sendable {
     let log: @Sendable (RequestLogEntry) -> Void
     /// Every project's security rules.
     let rules: ProjectRules
-    /// Where the requests' work runs: the store's reader threads.
-    let executor: any TaskExecutor
+    /// Where reads run: the store's reader threads.
+    let readers: any TaskExecutor
+    /// Where writes run: the store's writer thread, so a commit does not pass through a reader.
+    let writer: any TaskExecutor
 
     func run<Result: Sendable>(
         _ transport: RequestLogEntry.Transport, method: String, path: String, authorization: String?,
@@ -31,9 +33,10 @@ struct RequestRunner: Sendable {
         do {
             let parsed = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
             context = parsed
-            // The request's work runs on the store's reader threads (commits hop on to its writer
-            // thread), so LevelDB's blocking reads, writes and fsyncs, and rules files read from
+            // The request's work runs on the store's threads (writes on its writer, the rest on its
+            // readers), so LevelDB's blocking reads, writes and fsyncs, and rules files read from
             // disk, never hold Swift's cooperative threads.
+            let executor = RequestRunner.isWrite(method: method, path: path) ? writer : readers
             let result = try await withTaskExecutorPreference(executor) {
                 if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
                 return try await body(parsed)
@@ -44,6 +47,20 @@ struct RequestRunner: Sendable {
             let status = WireStatus(error)
             finish(status)
             throw status
+        }
+    }
+
+    /// Whether a request only writes: the gRPC write methods and the `Write` stream, and REST's
+    /// commit, batch write, create (a POST to a collection), patch and delete. Transactions'
+    /// commits included; everything else reads.
+    static func isWrite(method: String, path: String) -> Bool {
+        switch method {
+        case "Commit", "CreateDocument", "UpdateDocument", "DeleteDocument", "BatchWrite", "Write", "PATCH", "DELETE":
+            return true
+        case "POST":
+            return path.hasSuffix(":commit") || path.hasSuffix(":batchWrite") || !path.contains(":")
+        default:
+            return false
         }
     }
 

@@ -54,4 +54,22 @@ import Testing
             #expect(restRead.allSatisfy { $0 == "reader" }, "REST read on \(restRead)")
         }
     }
+
+    /// Writes start on the writer thread (no pass through a reader); everything else on the readers.
+    @Test func writeRequestsAreRoutedToTheWriter() {
+        let database = "projects/p/databases/(default)"
+        for method in ["Commit", "CreateDocument", "UpdateDocument", "DeleteDocument", "BatchWrite", "Write"] {
+            #expect(RequestRunner.isWrite(method: method, path: database), "\(method)")
+        }
+        for method in ["GetDocument", "BatchGetDocuments", "RunQuery", "Listen", "BeginTransaction", "Rollback"] {
+            #expect(!RequestRunner.isWrite(method: method, path: database), "\(method)")
+        }
+        #expect(RequestRunner.isWrite(method: "POST", path: "/v1/\(database)/documents:commit"))
+        #expect(RequestRunner.isWrite(method: "POST", path: "/v1/\(database)/documents:batchWrite"))
+        #expect(RequestRunner.isWrite(method: "POST", path: "/v1/\(database)/documents/users"))
+        #expect(RequestRunner.isWrite(method: "PATCH", path: "/v1/\(database)/documents/users/a"))
+        #expect(RequestRunner.isWrite(method: "DELETE", path: "/v1/\(database)/documents/users/a"))
+        #expect(!RequestRunner.isWrite(method: "POST", path: "/v1/\(database)/documents:runQuery"))
+        #expect(!RequestRunner.isWrite(method: "GET", path: "/v1/\(database)/documents/users/a"))
+    }
 }

@@ -30,4 +30,7 @@ extension DocumentStore {
     /// The store's reader threads as a task executor, for code that runs a whole request on
     /// them (the server's request runner).
     package var readerExecutor: any TaskExecutor { threads.readers }
+
+    /// The store's writer thread as a task executor (see `readerExecutor`).
+    package var writerExecutor: any TaskExecutor { threads.writer }
 }

@@ -94,6 +94,8 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
+            // The console's page is embedded by scripts/embed-console (Console/ConsoleAssets.swift).
+            exclude: ["Console/Assets"],
             swiftSettings: upcoming
         ),
         // The Swift client API: FirebaseFirestore's names over a remote emulator through gRPC. It

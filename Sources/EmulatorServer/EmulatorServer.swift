@@ -38,6 +38,10 @@ public final class EmulatorServer: Sendable {
     /// the `ClientFrameRewriter`, and written into the SETTINGS the clients read by the
     /// `ProtocolGate`.
     static let transportStreamLimit = 1 << 30
+    /// The console's log of the last requests.
+    let requestLog: RequestLog
+    /// The console's open Server-Sent Events streams, ended when the server stops.
+    let eventStreams: OpenEventStreams
     private let transport: HTTP2ServerTransport.Custom<OnePortListenerFactory>
     private let grpcServer: GRPCServer<HTTP2ServerTransport.Custom<OnePortListenerFactory>>
 
@@ -54,15 +58,21 @@ public final class EmulatorServer: Sendable {
         } catch {
             rulesFailure = error
         }
+        let requestLog = RequestLog()
+        self.requestLog = requestLog
+        let eventStreams = OpenEventStreams()
+        self.eventStreams = eventStreams
         let runner = RequestRunner(
-            log: configuration.onRequest, rules: rules, readers: store.readerExecutor, writer: store.writerExecutor)
-        let gateway = RESTGateway(api: api, runner: runner, rulesAdmin: RulesAdmin(rules: rules))
+            log: configuration.onRequest, requests: requestLog, rules: rules, readers: store.readerExecutor,
+            writer: store.writerExecutor)
+        let console = ConsoleAPI(api: api, rules: rules, log: requestLog, defaultProject: configuration.defaultProject)
+        let gateway = RESTGateway(api: api, runner: runner, rulesAdmin: RulesAdmin(rules: rules), console: console)
         let sizeLimit = RequestSizeLimit(bytes: configuration.maxRequestBytes)
         let streamLimit = configuration.maxConcurrentStreams
         let factory = OnePortListenerFactory(
             host: configuration.host, port: configuration.port,
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton, announcedStreamLimit: streamLimit,
-            makeRESTHandler: { RESTChannelHandler(gateway: gateway, sizeLimit: sizeLimit) })
+            makeRESTHandler: { RESTChannelHandler(gateway: gateway, sizeLimit: sizeLimit, eventStreams: eventStreams) })
         var transportConfig = HTTP2ServerTransport.Custom<OnePortListenerFactory>.Config.defaults
         transportConfig.rpc.maxRequestPayloadSize = sizeLimit.transportLimit
         // The SDKs multiplex all of an app's listeners and calls on one connection: the
@@ -101,8 +111,14 @@ public final class EmulatorServer: Sendable {
     ///   address cannot be bound, naming the address.
     public func run() async throws {
         if let rulesFailure { throw rulesFailure }
+        // However the server stops, the console's event streams end with it.
+        defer { eventStreams.closeAll() }
         do {
-            try await grpcServer.serve()
+            try await withTaskCancellationHandler {
+                try await grpcServer.serve()
+            } onCancel: { [eventStreams] in
+                eventStreams.closeAll()
+            }
         } catch {
             throw EmulatorServer.startupError(error, host: configuration.host, port: configuration.port)
         }
@@ -123,8 +139,10 @@ public final class EmulatorServer: Sendable {
         }
     }
 
-    /// Stops accepting connections, lets open requests finish, then makes `run()` return.
+    /// Stops accepting connections, lets open requests finish, then makes `run()` return. The
+    /// console's event streams, which never finish by themselves, end at once.
     public func beginGracefulShutdown() {
+        eventStreams.closeAll()
         grpcServer.beginGracefulShutdown()
     }
 

@@ -28,6 +28,9 @@ public struct EmulatorServerConfiguration: Sendable {
     /// `nil` leaves every project open (every request allowed), as the emulator does without
     /// one. `PUT /emulator/v1/projects/{p}:securityRules` replaces one project's.
     public var rules: RulesFile?
+    /// The project the console's overview always lists, with or without data (`hearth start`'s
+    /// project); `nil` lists only projects with data or rules.
+    public var defaultProject: String?
     /// An export that seeds every project on first use (see `ProjectSeeding`), if any.
     package var seeding: ProjectSeeding?
 

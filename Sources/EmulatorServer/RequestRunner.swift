@@ -4,11 +4,14 @@ import Foundation
 
 /// Runs one request for either protocol: reads the caller from the `Authorization` header,
 /// gives the project named by the request's path its rules (`ProjectRules.prepare`), runs the
-/// work on the store's threads, reports one `RequestLogEntry`, and turns any failure into a
-/// `WireStatus`.
+/// work on the store's threads (recording the rules decisions of a caller rules apply to),
+/// reports one `RequestLogEntry` to the configuration's `onRequest` and the console's
+/// `RequestLog`, and turns any failure into a `WireStatus`.
 struct RequestRunner: Sendable {
-    /// Receives every request's log entry.
+    /// Receives every request's log entry (`EmulatorServerConfiguration.onRequest`).
     let log: @Sendable (RequestLogEntry) -> Void
+    /// The console's log of the last requests.
+    let requests: RequestLog
     /// Every project's security rules.
     let rules: ProjectRules
     /// Where reads run: the store's reader threads.
@@ -22,13 +25,16 @@ struct RequestRunner: Sendable {
     ) async throws(WireStatus) -> Result {
         let start = ContinuousClock.now
         var context: RequestContext?
+        var recorder: RulesDecisionRecorder?
         func finish(_ failure: WireStatus?) {
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            log(RequestLogEntry(
-                transport: transport, method: method, path: path, caller: context?.callerDescription ?? "-",
-                failure: failure.map { FirestoreError($0.code, $0.message) }, duration: seconds,
-                rules: RequestLogEntry.RulesOutcome(isAdmin: context?.isAdmin, failure: failure?.code)))
+            report(
+                RequestLogEntry(
+                    transport: transport, method: method, path: path, caller: context?.callerDescription ?? "-",
+                    failure: failure.map { FirestoreError($0.code, $0.message) }, duration: seconds,
+                    rules: RequestLogEntry.RulesOutcome(isAdmin: context?.isAdmin, failure: failure?.code)),
+                decisions: recorder?.decisions ?? [])
         }
         do {
             let parsed = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
@@ -37,9 +43,20 @@ struct RequestRunner: Sendable {
             // readers), so LevelDB's blocking reads, writes and fsyncs, and rules files read from
             // disk, never hold Swift's cooperative threads.
             let executor = RequestRunner.isWrite(method: method, path: path) ? writer : readers
-            let result = try await withTaskExecutorPreference(executor) {
-                if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
-                return try await body(parsed)
+            func work() async throws -> Result {
+                try await withTaskExecutorPreference(executor) {
+                    if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
+                    return try await body(parsed)
+                }
+            }
+            // Rules never judge the owner: nothing to record.
+            let result: Result
+            if parsed.isAdmin {
+                result = try await work()
+            } else {
+                let requestRecorder = RulesDecisionRecorder()
+                recorder = requestRecorder
+                result = try await RulesDecisionRecorder.$current.withValue(requestRecorder) { try await work() }
             }
             finish(nil)
             return result
@@ -48,6 +65,12 @@ struct RequestRunner: Sendable {
             finish(status)
             throw status
         }
+    }
+
+    /// Reports a finished request to `onRequest` and to the console's log.
+    func report(_ entry: RequestLogEntry, decisions: [RecordedRulesDecision] = []) {
+        log(entry)
+        requests.append(entry, decisions: decisions)
     }
 
     /// Whether a request only writes: the gRPC write methods and the `Write` stream, and REST's

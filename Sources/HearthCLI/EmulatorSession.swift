@@ -53,6 +53,7 @@ enum EmulatorSession {
         var serverConfiguration = EmulatorServerConfiguration(
             host: configuration.host, port: configuration.port, rules: rules,
             onRequest: { entry in if let line = level.line(for: entry) { log(line) } })
+        serverConfiguration.defaultProject = configuration.projectId
         do {
             serverConfiguration.seeding = try portability.importAtStart(into: store)
         } catch {

@@ -124,7 +124,9 @@ extension DocumentStore {
             database: query.database, path: try ResourcePath(segments: path.filter { !$0.isEmpty }), method: .list,
             auth: identity.auth, time: configuration.clock.now(), query: RulesQuery(structured),
             accessScope: .multipleDocuments)
-        try enforce(ruleset.evaluate(request, lookup: StoreRulesLookup(store: self, pending: [:])))
+        try enforce(
+            ruleset.evaluate(request, lookup: StoreRulesLookup(store: self, pending: [:])), for: request, by: ruleset,
+            recorder: RulesDecisionRecorder.current)
     }
 
     private func authorize(
@@ -135,15 +137,19 @@ extension DocumentStore {
         let request = RulesRequest(
             database: database, path: path, method: method, auth: identity.auth, time: configuration.clock.now(),
             resource: resource, newResource: newResource)
-        try enforce(ruleset.evaluate(request, lookup: StoreRulesLookup(store: self, pending: [:])))
+        try enforce(
+            ruleset.evaluate(request, lookup: StoreRulesLookup(store: self, pending: [:])), for: request, by: ruleset,
+            recorder: RulesDecisionRecorder.current)
     }
 
     /// The check a commit runs under its lock, once every write is applied: each write's method
-    /// follows its precondition, else whether the document existed before it.
+    /// follows its precondition, else whether the document existed before it. The request's
+    /// decision recorder, if any, is taken now, so the check records to it wherever it runs.
     private func writeAuthorizer(for identity: RequestIdentity, writes: [Write]) -> CommitAuthorizer? {
         guard identity != .admin, let first = writes.first,
             let ruleset = rules(project: first.name.databaseID.project)
         else { return nil }
+        let recorder = RulesDecisionRecorder.current
         return { commitTime, existedBefore, before, after in
             let lookup = StoreRulesLookup(store: self, pending: after)
             let tracker = RulesAccessTracker()
@@ -160,12 +166,18 @@ extension DocumentStore {
                     time: commitTime, resource: before[write.name] ?? nil,
                     newResource: method == .delete ? nil : (after[write.name] ?? nil),
                     accessScope: writes.count > 1 ? .multipleDocuments : .singleDocument)
-                try self.enforce(ruleset.evaluate(request, lookup: lookup, accessTracker: tracker))
+                try self.enforce(
+                    ruleset.evaluate(request, lookup: lookup, accessTracker: tracker), for: request, by: ruleset,
+                    recorder: recorder)
             }
         }
     }
 
-    private func enforce(_ decision: RulesDecision) throws {
+    /// Reports `decision` on `request` to `recorder`, if any, then fails unless it allows.
+    private func enforce(
+        _ decision: RulesDecision, for request: RulesRequest, by ruleset: Ruleset, recorder: RulesDecisionRecorder?
+    ) throws {
+        recorder?.record(decision, for: request, by: ruleset)
         guard decision.allowed else {
             throw FirestoreError(.permissionDenied, decision.message)
         }

@@ -34,6 +34,10 @@ public final class ProjectRules: Sendable {
     private struct State {
         var serverRules: RulesFile?
         var projects: [String: Origin] = [:]
+        /// How the server's rules file last loaded; `nil` without one.
+        var serverStatus: RulesStatus?
+        /// How each project's own rules (from the admin endpoint) last loaded.
+        var projectStatus: [String: RulesStatus] = [:]
     }
 
     private let store: DocumentStore
@@ -55,9 +59,18 @@ public final class ProjectRules: Sendable {
     /// - Throws: `RulesCompilationError` when the file has errors; nothing changes then.
     @discardableResult
     public func setServerRules(_ file: RulesFile?) throws(RulesCompilationError) -> [Diagnostic] {
-        let warnings = try file.map { file throws(RulesCompilationError) in try ProjectRules.compile(file).warnings } ?? []
+        let warnings: [Diagnostic]
+        do {
+            warnings = try file.map { file throws(RulesCompilationError) in try ProjectRules.compile(file).warnings } ?? []
+        } catch {
+            state.withLock { state in
+                if let file { state.serverStatus = .failed(file, error, keeping: state.serverStatus?.loadedAt) }
+            }
+            throw error
+        }
         let projects = state.withLock { state in
             state.serverRules = file
+            state.serverStatus = file.map { RulesStatus.loaded($0, warnings: warnings) }
             return state.projects.filter { $0.value == .serverRules }.map(\.key)
         }
         // The file compiled above, so it compiles for each project.
@@ -79,12 +92,38 @@ public final class ProjectRules: Sendable {
     /// - Throws: `RulesCompilationError` when the file has errors; the project keeps its rules.
     @discardableResult
     func load(_ file: RulesFile, project: String) throws(RulesCompilationError) -> [Diagnostic] {
-        let ruleset = try ProjectRules.compile(file)
+        let ruleset: Ruleset
+        do {
+            ruleset = try ProjectRules.compile(file)
+        } catch {
+            state.withLock { state in
+                let inForce = state.projects[project] == .loaded ? state.projectStatus[project] : state.serverStatus
+                state.projectStatus[project] = .failed(file, error, keeping: inForce?.loadedAt)
+            }
+            throw error
+        }
         state.withLock { state in
             state.projects[project] = .loaded
+            state.projectStatus[project] = .loaded(file, warnings: ruleset.warnings)
             store.setRules(ruleset, project: project)
         }
         return ruleset.warnings
+    }
+
+    /// How `project`'s rules last loaded: its own (admin endpoint) load if it had one, else the
+    /// server's rules file; `nil` when neither was ever given (open rules).
+    func status(project: String) -> RulesStatus? {
+        state.withLock { state in
+            state.projectStatus[project] ?? state.serverStatus
+        }
+    }
+
+    /// The projects that have rules of their own (loaded, or tried, through the admin endpoint)
+    /// or, with a server rules file, every project requests have named.
+    var projectsWithRules: [String] {
+        state.withLock { state in
+            state.serverRules == nil ? Array(state.projectStatus.keys) : Array(state.projects.keys)
+        }
     }
 
     /// Gives `project` the server's rules if no request has named it before.

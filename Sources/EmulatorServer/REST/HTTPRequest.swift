@@ -14,9 +14,11 @@ struct HTTPRequest: Sendable {
     var authorization: String?
     /// The body bytes (empty when there is none).
     var body: [UInt8]
+    /// The server's address on the connection the request came on, if known.
+    var serverAddress: ServerAddress?
 
-    /// The request of `head` and `body`.
-    init(head: HTTPRequestHead, body: [UInt8]) {
+    /// The request of `head` and `body`, received at `serverAddress`.
+    init(head: HTTPRequestHead, body: [UInt8], serverAddress: ServerAddress? = nil) {
         method = head.method
         let uri = head.uri
         let pathPart = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -37,6 +39,7 @@ struct HTTPRequest: Sendable {
         }
         authorization = head.headers.first(name: "authorization")
         self.body = body
+        self.serverAddress = serverAddress
     }
 
     /// `text` with `%XX` escapes decoded as UTF-8, or `nil` for a bad escape or invalid UTF-8.

@@ -6,16 +6,25 @@ import SwiftProtobuf
 /// Firestore's REST v1 API and the emulator's admin endpoints over HTTP/1.1: routes a request
 /// (`RESTRoute`), binds its path, query and JSON body to the same request messages the gRPC
 /// service receives, runs the `FirestoreAPI` method through the `RequestRunner`, and answers
-/// proto3 JSON or Google's JSON error body.
+/// proto3 JSON or Google's JSON error body. Paths under `/ui` go to the console, unlogged.
 struct RESTGateway: Sendable {
     let api: FirestoreAPI
     let runner: RequestRunner
     let rulesAdmin: RulesAdmin
+    let console: ConsoleAPI
 
-    /// The response to `request`; never fails (failures are error responses).
-    func respond(to request: HTTPRequest) async -> HTTPResponse {
+    /// The reply to `request`; never fails (failures are error responses).
+    func respond(to request: HTTPRequest) async -> HTTPReply {
+        if let segments = request.segments, let route = ConsoleRoute(method: request.method, segments: segments) {
+            return await console.respond(to: route, request)
+        }
+        return .response(await respondToAPI(request))
+    }
+
+    /// The response to a request for Firestore's REST API or the emulator's endpoints.
+    private func respondToAPI(_ request: HTTPRequest) async -> HTTPResponse {
         guard let segments = request.segments, let route = RESTRoute(method: request.method, segments: segments) else {
-            runner.log(RequestLogEntry(
+            runner.report(RequestLogEntry(
                 transport: .http, method: request.method.rawValue, path: request.rawPath, caller: "-",
                 failure: FirestoreError(.notFound, "Not Found"), duration: 0))
             return .notFound

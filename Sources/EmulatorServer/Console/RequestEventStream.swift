@@ -1,0 +1,34 @@
+import DocumentModel
+
+/// `GET /ui/api/requests/events`: each request logged from now on as a Server-Sent Event
+/// (`id: {id}`, `event: request`, `data: {entry}`).
+///
+/// The stream reads the `RequestLog` when woken, at most `batchSize` entries at a time, and
+/// waits for each write to reach the connection: a slow client costs the log nothing, and one
+/// that falls more than the log's capacity behind skips what the log no longer holds.
+struct RequestEventStream: Sendable {
+    /// The most entries read from the log at once.
+    static let batchSize = 500
+
+    let log: RequestLog
+
+    /// The response.
+    var eventStream: EventStream {
+        EventStream { [log] writer in
+            // Subscribed before reading where the log is, so no request falls in between.
+            let signals = log.subscribe()
+            var sent = log.lastID
+            for await _ in signals {
+                while true {
+                    let batch = log.requests(after: sent, limit: RequestEventStream.batchSize)
+                    guard let last = batch.last else { break }
+                    for request in batch {
+                        try await writer.send(
+                            event: "request", id: String(request.id), data: ConsoleJSON.entry(request).serialized())
+                    }
+                    sent = last.id
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+@testable import EmulatorServer
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+/// The console's Server-Sent Events: new requests, a listener inside the server, and streams
+/// that end with their client and with the server.
+@Suite struct ConsoleEventStreamTests {
+    private let documents = "/v1/projects/demo-test/databases/(default)/documents"
+    private let owner = ["Authorization": "Bearer owner"]
+
+    @Test func requestStreamDeliversNewRequests() async throws {
+        try await TestServer.run { server in
+            _ = try await server.http.send("GET", "\(documents)/before/x")
+            try await EventStreamClient.with(server.address, "/ui/api/requests/events") { client in
+                let head = try await client.wait(for: "\r\n\r\n")
+                #expect(head.hasPrefix("HTTP/1.1 200 OK"))
+                #expect(head.lowercased().contains("content-type: text/event-stream"))
+                #expect(head.lowercased().contains("cache-control: no-cache"))
+                _ = try await server.http.send("GET", "\(documents)/after/y")
+                let text = try await client.wait(for: "after/y")
+                #expect(text.contains("id: 2\n"))
+                #expect(text.contains("event: request\n"))
+                #expect(text.contains(#""path":"\#(documents)/after/y""#))
+                #expect(text.contains(#""status":"NOT_FOUND""#))
+                // Only requests made after the stream opened.
+                #expect(!text.contains("before/x"))
+            }
+        }
+    }
+
+    @Test func listenStreamSendsReadyThenChanges() async throws {
+        try await TestServer.run { server in
+            let created = try await server.http.send(
+                "POST", "\(documents)/users?documentId=alice", body: #"{"fields": {"n": {"integerValue": "1"}}}"#,
+                headers: owner)
+            #expect(created.status == 200)
+            let path = "/ui/api/listen?database=projects/demo-test/databases/(default)&path=users"
+            try await EventStreamClient.with(server.address, path) { client in
+                let ready = try await client.wait(for: "event: ready")
+                let readyData = try await client.wait(for: "users/alice")
+                #expect(readyData.contains(#""n":{"integerValue":"1"}"#))
+                let offset = ready.count
+                _ = try await server.http.send(
+                    "POST", "\(documents)/users?documentId=bob", body: #"{"fields": {"n": {"integerValue": "2"}}}"#,
+                    headers: owner)
+                let changed = try await client.wait(for: "users/bob", after: offset)
+                #expect(changed.dropFirst(offset).contains("event: change"))
+                #expect(changed.contains(#"{"document":{"createTime""#))
+                _ = try await server.http.send("DELETE", "\(documents)/users/alice", headers: owner)
+                try await client.wait(
+                    for: #"{"deleted":"projects/demo-test/databases/(default)/documents/users/alice"}"#)
+            }
+        }
+    }
+
+    @Test func listenStreamOfADocument() async throws {
+        try await TestServer.run { server in
+            let path = "/ui/api/listen?database=projects/demo-test/databases/(default)&path=users/carol"
+            try await EventStreamClient.with(server.address, path) { client in
+                try await client.wait(for: #"data: {"documents":[]}"#)
+                _ = try await server.http.send("PATCH", "\(documents)/users/carol", body: "{}", headers: owner)
+                try await client.wait(for: "event: change")
+                try await client.wait(for: "users/carol")
+            }
+        }
+    }
+
+    @Test func listenNeedsADatabaseAndAPath() async throws {
+        try await TestServer.run { server in
+            let response = try await server.http.send("GET", "/ui/api/listen?path=users")
+            #expect(response.status == 400)
+            #expect(response.errorStatus == "INVALID_ARGUMENT")
+            let root = try await server.http.send("GET", "/ui/api/listen?database=projects/p/databases/(default)&path=")
+            #expect(root.status == 400)
+        }
+    }
+
+    @Test func streamEndsWhenTheClientLeaves() async throws {
+        try await TestServer.run { server in
+            let path = "/ui/api/listen?database=projects/demo-test/databases/(default)&path=users"
+            try await EventStreamClient.with(server.address, "/ui/api/requests/events") { client in
+                try await client.wait(for: "\r\n\r\n")
+                try await EventStreamClient.with(server.address, path) { listening in
+                    try await listening.wait(for: "event: ready")
+                }
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.server.eventStreams.count > 0 || server.server.store.listenerCount > 0
+                || server.server.requestLog.subscriberCount > 0, ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.server.eventStreams.count == 0)
+            #expect(server.server.store.listenerCount == 0)
+            #expect(server.server.requestLog.subscriberCount == 0)
+        }
+    }
+
+    @Test func serverStopsPromptlyWithAnOpenStream() async throws {
+        let client = Mutex<(any Channel)?>(nil)
+        let stopping = Mutex<ContinuousClock.Instant?>(nil)
+        let watchdog = Mutex<Task<Void, Never>?>(nil)
+        try await TestServer.run { server in
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: server.address.host, port: server.address.port).get()
+            client.withLock { $0 = channel }
+            try await channel.writeAndFlush(ByteBuffer(string: "GET /ui/api/requests/events HTTP/1.1\r\nHost: x\r\n\r\n"))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.server.eventStreams.count == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.server.eventStreams.count == 1)
+            // Should the server wait for the stream, the client gives up after 20 s so the test ends.
+            watchdog.withLock {
+                $0 = Task {
+                    try? await Task.sleep(for: .seconds(20))
+                    if !Task.isCancelled { try? await channel.close() }
+                }
+            }
+            stopping.withLock { $0 = .now }
+        }
+        let elapsed = ContinuousClock.now - stopping.withLock { $0! }
+        watchdog.withLock { $0?.cancel() }
+        #expect(elapsed < .seconds(5), "the server took \(elapsed) to stop")
+        // The server, not the client, closed the connection.
+        let channel = try #require(client.withLock { $0 })
+        try await channel.closeFuture.get()
+        #expect(elapsed < .seconds(20))
+    }
+}

@@ -56,6 +56,27 @@ import Testing
         }
     }
 
+    @Test func listenStreamSendsTheFirstPageThenChangesBeyondIt() async throws {
+        try await TestServer.run { server in
+            let writes = (0..<60).map { index in
+                #"{"update": {"name": "\#(TestServer.name(String(format: "many/d%02d", index)))"}}"#
+            }
+            let commit = try await server.http.send(
+                "POST", "\(documents):commit", body: #"{"writes": [\#(writes.joined(separator: ","))]}"#, headers: owner)
+            #expect(commit.status == 200)
+            let path = "/ui/api/listen?database=projects/demo-test/databases/(default)&path=many"
+            try await EventStreamClient.with(server.address, path) { client in
+                let ready = try await client.wait(for: "many/d49")
+                #expect(!ready.contains("many/d50"))
+                _ = try await server.http.send(
+                    "PATCH", "\(documents)/many/d57", body: #"{"fields": {"seen": {"booleanValue": true}}}"#, headers: owner)
+                let changed = try await client.wait(for: "many/d57", after: ready.count)
+                #expect(changed.dropFirst(ready.count).contains("event: change"))
+                #expect(changed.contains(#""seen":{"booleanValue":true}"#))
+            }
+        }
+    }
+
     @Test func listenStreamOfADocument() async throws {
         try await TestServer.run { server in
             let path = "/ui/api/listen?database=projects/demo-test/databases/(default)&path=users/carol"

@@ -63,10 +63,7 @@ struct ConsoleAPI: Sendable {
             try query.finish()
             let database = try api.seededDatabase(databaseText)
             let path = try ResourcePath(pathText)
-            let stream = try await api.store.reading {
-                try ConsoleListenStream(store: api.store, database: database, path: path)
-            }
-            return .eventStream(stream.eventStream)
+            return .eventStream(try ConsoleListenStream(store: api.store, database: database, path: path).eventStream)
         }
     }
 }

@@ -25,26 +25,30 @@ extension DocumentStore {
     }
 
     /// How many live documents `databaseID` holds as of the latest commit, from one consistent
-    /// snapshot. Reads one key and the first byte of one value per document (no document is
-    /// decoded, nothing enters the block cache): the cheapest count the storage layout allows,
-    /// as a database keeps no running total.
+    /// snapshot: one pass over the database's keys, reading the first byte of each document's
+    /// newest version (the first of its keys, versions sorting newest first), no document
+    /// decoded and nothing added to the block cache. The cheapest count the storage layout
+    /// allows, as a database keeps no running total.
     ///
     /// - Throws: `.dataLoss` for damaged storage.
     package func documentCount(in databaseID: DatabaseID) throws -> Int {
         try withSnapshotReader(databaseID, readTime: nil, reading: "The documents of \(databaseID)") { reader in
             let prefix = StorageKeys.databasePrefix(databaseID).bytes
-            let readVersion = StorageKeys.descending(reader.version)
             var options = reader.options
             options.fillCache = false
             let cursor = try reader.database.makeCursor(options: options)
+            // A version's key is its document's versions prefix (the path, ended by `00 00`, so
+            // no other document's keys start with it) and 8 bytes of version.
+            var document: [UInt8] = []
             var count = 0
             cursor.seek(to: prefix)
             while cursor.isValid, cursor.keyHasPrefix(prefix) {
-                let (name, _) = try StorageKeys.decodeVersionKey(cursor.key)
-                let versions = StorageKeys.versionsPrefix(name)
-                cursor.seek(to: versions + readVersion)
-                if cursor.isValid, cursor.keyHasPrefix(versions), cursor.withValue(StoredVersion.isLive) { count += 1 }
-                cursor.seek(to: KeyRange.successor(ofPrefix: versions) ?? [0xFF])
+                if document.isEmpty || !cursor.keyHasPrefix(document) {
+                    document = cursor.withKey { Array($0.dropLast(8)) }
+                    // The snapshot holds no version newer than the one it reflects.
+                    if cursor.withValue(StoredVersion.isLive) { count += 1 }
+                }
+                cursor.next()
             }
             try cursor.checkError()
             return count

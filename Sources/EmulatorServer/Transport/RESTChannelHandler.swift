@@ -120,6 +120,8 @@ final class RESTChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
         }
+        // A client gone before the stream started: `channelInactive` has passed already.
+        if !context.channel.isActive { eventStreamTask?.cancel() }
     }
 
     private func write(_ response: HTTPResponse, for request: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext) {

@@ -11,14 +11,20 @@ struct EventStreamWriter: Sendable {
     /// - Throws: once the connection is closed.
     let write: @Sendable ([UInt8]) async throws -> Void
 
-    /// Sends one event: its `id` (if any), its name and its one-line `data`.
+    /// Sends one event: its `id` (if any), its name and its `data`.
     func send(event: String, id: String? = nil, data: String) async throws {
+        try await write(Array(EventStreamWriter.text(event: event, id: id, data: data).utf8))
+    }
+
+    /// The text of one event, for writing several at once: `id: …` (if any), `event: …`, a
+    /// `data: …` line per line of `data`, and the blank line that ends the event.
+    static func text(event: String, id: String? = nil, data: String) -> String {
         var text = ""
         if let id { text += "id: \(id)\n" }
         text += "event: \(event)\n"
         // A line break would end the data field: send each line as its own field.
         for line in data.split(separator: "\n", omittingEmptySubsequences: false) { text += "data: \(line)\n" }
-        try await write(Array((text + "\n").utf8))
+        return text + "\n"
     }
 
     /// Sends a comment line (`: text`), which clients ignore: what keeps idle connections open.

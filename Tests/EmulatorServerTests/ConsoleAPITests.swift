@@ -147,6 +147,28 @@ import Testing
         }
     }
 
+    @Test func deniedReadsAreLoggedWithTheirEvaluations() async throws {
+        try await TestServer.run(rules: RulesFixtures.rules) { server in
+            let bob = RulesFixtures.userHeader("bob")
+            #expect(try await server.http.send("GET", "\(documents)/users/alice", headers: bob).status == 403)
+            #expect(try await server.http.send("GET", "\(documents)/users", headers: bob).status == 403)
+            let all = try await server.http.send("GET", "/ui/api/requests")
+            let entries = try #require((all.json as? [String: Any])?["entries"] as? [[String: Any]])
+            #expect(entries.map { $0["verdict"] as? String } == ["denied", "denied"])
+            var methods: [String] = []
+            for entry in entries {
+                let id = try #require(entry["id"] as? Int)
+                let detail = try await server.http.send("GET", "/ui/api/requests/\(id)")
+                let evaluation = (detail.json as? [String: Any])?["evaluation"] as? [String: Any]
+                let decision = try #require((evaluation?["decisions"] as? [[String: Any]])?.first)
+                #expect(decision["allowed"] as? Bool == false)
+                #expect((decision["auth"] as? [String: Any])?["uid"] as? String == "bob")
+                methods.append(decision["method"] as? String ?? "")
+            }
+            #expect(methods == ["get", "list"])
+        }
+    }
+
     @Test func requestLimitMustBeANumber() async throws {
         try await TestServer.run { server in
             let response = try await server.http.send("GET", "/ui/api/requests?limit=many")

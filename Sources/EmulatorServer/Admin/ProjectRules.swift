@@ -56,7 +56,8 @@ public final class ProjectRules: Sendable {
     /// rules loaded through the admin endpoint.
     ///
     /// - Returns: the file's warnings.
-    /// - Throws: `RulesCompilationError` when the file has errors; nothing changes then.
+    /// - Throws: `RulesCompilationError` when the file has errors; the rules in force stay, and
+    ///   the failure is recorded for the console (`status(project:)`).
     @discardableResult
     public func setServerRules(_ file: RulesFile?) throws(RulesCompilationError) -> [Diagnostic] {
         let warnings: [Diagnostic]
@@ -89,7 +90,8 @@ public final class ProjectRules: Sendable {
     /// Loads rules for one project, replacing the server's rules there.
     ///
     /// - Returns: the file's warnings.
-    /// - Throws: `RulesCompilationError` when the file has errors; the project keeps its rules.
+    /// - Throws: `RulesCompilationError` when the file has errors; the project keeps its rules,
+    ///   and the failure is recorded for the console (`status(project:)`).
     @discardableResult
     func load(_ file: RulesFile, project: String) throws(RulesCompilationError) -> [Diagnostic] {
         let ruleset: Ruleset

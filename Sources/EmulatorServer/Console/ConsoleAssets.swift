@@ -24,7 +24,7 @@ enum ConsoleAssets {
   }
 }
 * { box-sizing: border-box; }
-html { font-size: 15px; }
+html { font-size: 15px; scroll-padding-top: 4.5rem; }
 body {
   margin: 0; background: var(--bg); color: var(--text);
   font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif;
@@ -313,7 +313,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
   const databaseSelect = document.getElementById("database-select");
   const enc = encodeURIComponent;
   // Timings read by the browser tests and benchmarks.
-  const timings = (window.hearthConsole = { firstPage: null, pages: 0 });
+  const timings = (window.hearthConsole = { firstPage: null, pages: 0, pending: new Set() });
 
   // ---- Elements ---------------------------------------------------------------------------
 
@@ -337,6 +337,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     }
     return el;
   }
+  const fill = (el, ...children) => { el.replaceChildren(); return append(el, children); };
   const button = (label, onclick, attrs = {}) =>
     h("button", Object.assign({ type: "button", onclick }, attrs), label);
 
@@ -381,9 +382,11 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       init.body = JSON.stringify(body);
     }
     let response;
+    const pending = `${method} ${url}`;
+    timings.pending.add(pending);
     try { response = await fetch(url, init); } catch (error) {
       throw new ApiError(0, "Cannot reach Hearth: is it still running?");
-    }
+    } finally { timings.pending.delete(pending); }
     const text = await response.text();
     let json = null;
     try { json = text ? JSON.parse(text) : null; } catch (_) { /* not JSON */ }
@@ -539,9 +542,15 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     view.page = route.page;
     if (route.project) state.project = route.project;
     if (route.database) state.database = route.database;
-    if (!state.overview) { try { await loadOverview(); } catch (_) { /* shown by the page */ } }
+    // The overview (project list, document counts) is awaited only where it is needed: counting
+    // a large database's documents must not hold up the data, requests or rules pages.
+    if (!state.overview && (route.page === "overview" || !state.project)) {
+      try { await loadOverview(); } catch (_) { /* shown by the page */ }
+    } else if (!state.overview) {
+      loadOverview().then(() => { if (token === view.token) updateChrome(route); }, () => {});
+    }
     if (token !== view.token) return;
-    if (!state.project) {
+    if (!state.project && state.overview) {
       const first = state.overview.projects[0];
       state.project = first ? first.id : null;
     }
@@ -600,7 +609,9 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       }, { once: true });
       dialog.returnValue = "";
       dialog.showModal();
-      const first = form.querySelector("[autofocus]") || form.querySelector("input, select, textarea") || submit;
+      // A confirmation starts on Cancel: Enter alone never deletes.
+      const first = form.querySelector("[autofocus]") || form.querySelector("input, select, textarea") ||
+        (danger ? form.querySelector(".dialog-actions button.secondary") : submit);
       first.focus();
     });
   }
@@ -900,7 +911,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     const draw = () => {
       const o = state.overview;
       const host = o.host ? `${o.host.includes(":") ? `[${o.host}]` : o.host}:${o.port}` : location.host;
-      content.replaceChildren(
+      fill(content,
         h("section", { class: "card connect", "aria-labelledby": "connect-title" },
           h("h2", { id: "connect-title" }, "Connect"),
           h("p", {}, "Point the Firebase SDKs and the official clients at this emulator:"),
@@ -1131,29 +1142,48 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       explorer.reset();
       explorer.key = key;
       explorer.collection = collectionPath;
+      explorer.loading = openCollection(ctx, collectionPath, key);
+    }
+    try { await explorer.loading; } catch (error) {
+      if (isCurrent(token)) problems.replaceChildren(errorBox(error));
+      if (explorer.key === key) explorer.reset();
+      return;
+    }
+    if (!isCurrent(token) || explorer.key !== key) return;
+    const first = timings.firstPage === null;
+    draw();
+    if (first) timings.firstPage = performance.now();
+    explorer.onChange = (changed) => { if (list.isConnected) draw(changed ? new Set([changed]) : null); };
+    explorer.onStatus = (s) => { explorer.status = s; status.set(s); };
+    status.set(explorer.status || "connecting");
+  }
+  // The first page of a collection and its listener (kept while the view stays in the collection).
+  async function openCollection(ctx, collectionPath, key) {
       const started = performance.now();
-      try {
-        const page = await loadPage(ctx, collectionPath, 0);
-        if (explorer.key !== key) return;
-        explorer.docs = page.docs;
-        explorer.next = page.next;
-        explorer.loaded = true;
-      } catch (error) {
-        if (isCurrent(token)) problems.replaceChildren(errorBox(error));
-        explorer.reset();
-        return;
-      }
-      if (!isCurrent(token)) return;
-      draw();
+      const page = await loadPage(ctx, collectionPath, 0);
+      if (explorer.key !== key) return;
+      explorer.docs = page.docs;
+      explorer.next = page.next;
+      explorer.loaded = true;
       timings.lastPage = performance.now() - started;
-      if (timings.firstPage === null) timings.firstPage = performance.now();
       // Live: a listener inside the server over Server-Sent Events.
       const source = new EventSource(`/ui/api/listen?database=${enc(dbName(ctx.project, ctx.database))}&path=${enc(collectionPath.join("/"))}`);
       let ready = 0;
-      source.addEventListener("open", () => explorer.onStatus && explorer.onStatus("live"));
-      source.addEventListener("error", () => explorer.onStatus && explorer.onStatus(source.readyState === 2 ? "closed" : "reconnecting"));
-      source.addEventListener("ready", async () => {
-        if (ready++ === 0) return;
+      const setStatus = (value) => { explorer.status = value; if (explorer.onStatus) explorer.onStatus(value); };
+      source.addEventListener("open", () => setStatus("live"));
+      source.addEventListener("error", () => setStatus(source.readyState === 2 ? "closed" : "reconnecting"));
+      source.addEventListener("ready", async (event) => {
+        if (ready++ === 0) {
+          // The listener's first 50 documents are the first page as of now: whatever was
+          // written between the page's fetch and the listener's start shows.
+          let data;
+          try { data = JSON.parse(event.data); } catch (_) { return; }
+          if (explorer.index !== 0) return;
+          const changed = new Set();
+          for (const doc of (data && data.documents) || []) { const name = applyChange({ document: doc }); if (name) changed.add(name); }
+          if (changed.size && explorer.onChange) explorer.onChange();
+          return;
+        }
         try { // after a reconnect: the page again, since changes may have been missed
           const page = await loadPage(ctx, collectionPath, explorer.index);
           explorer.docs = page.docs; explorer.next = page.next;
@@ -1167,13 +1197,6 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
         if (changed && explorer.onChange) explorer.onChange(changed);
       });
       explorer.close = () => source.close();
-    } else {
-      draw();
-    }
-    if (!isCurrent(token)) return;
-    explorer.onChange = (changed) => { if (list.isConnected) draw(changed ? new Set([changed]) : null); };
-    explorer.onStatus = (s) => { explorer.status = s; status.set(s); };
-    status.set(explorer.status || "connecting");
   }
   // A listener's change on the open page: in place, or inserted when it sorts inside the page.
   function applyChange(data) {
@@ -1544,7 +1567,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     if (!isCurrent(token)) return;
     const close = h("a", { href: links.requests(route.project, route.database), class: "close-link", "aria-label": "Close request details", "data-keep-focus": true }, "Close");
     const ev = entry.evaluation;
-    detail.replaceChildren(
+    fill(detail, 
       h("div", { class: "detail-head" }, h("h2", { id: "request-title", tabindex: "-1" }, `${entry.method} · request ${entry.id}`), close),
       h("dl", { class: "facts" },
         h("dt", {}, "Time"), h("dd", {}, h("time", { datetime: entry.time }, entry.time)),
@@ -1667,7 +1690,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       const total = (rules.coverage || []).length;
       const diagnostics = rules.diagnostics || [];
       const focusKey = document.activeElement && content.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
-      content.replaceChildren(
+      fill(content,
         h("dl", { class: "facts" },
           h("dt", {}, "File"), h("dd", {}, rules.fileName ? h("code", {}, rules.fileName) : "—"),
           h("dt", {}, "Status"), h("dd", {}, statusBadge(rules.status)),
@@ -1705,6 +1728,17 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       navigate(links.requests(route.project, route.database), { keepFocus: false });
     }
   });
+
+  // Leaving the page (a reload, another site, the back/forward cache) closes every stream:
+  // an EventSource left open in a cached page holds one of the browser's six connections to
+  // the server until the cache evicts the page. Coming back from the cache opens them again.
+  window.addEventListener("pagehide", () => {
+    for (const cleanup of view.cleanups.splice(0)) { try { cleanup(); } catch (_) { /* closed */ } }
+    explorer.reset();
+    view.page = null;
+    view.token++;
+  });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) render({ keepFocus: true }); });
 
   render({ initial: true });
 })();

@@ -1247,9 +1247,12 @@
     if (route.id) showRequest(detail, route, tbody, token);
     view.onRequestsRoute = (again) => showRequest(detail, again, tbody, token);
   }
+  // A request's path without its database: "users/alice", or "(database)" for a request on the
+  // database itself (a commit, a batch get), "-" when there is none.
   function shortPath(path) {
-    if (!path) return "—";
-    return path.replace(/^\/?(v1\/|emulator\/v1\/)?projects\/[^/]+\/databases\/[^/]+\/documents\/?/, "") || "/";
+    if (!path || path === "-") return "—";
+    const rest = path.replace(/^\/?(v1\/|emulator\/v1\/)?projects\/[^/]+\/databases\/[^/:]+(\/documents)?\/?/, "");
+    return rest === "" ? "(database)" : rest;
   }
 
   async function showRequest(detail, route, tbody, token) {
@@ -1276,7 +1279,7 @@
         h("dt", {}, "Verdict"), h("dd", {}, h("span", { class: "badge verdict-" + (entry.verdict === "-" ? "none" : entry.verdict) }, verdictText[entry.verdict] || entry.verdict)),
         h("dt", {}, "Status"), h("dd", { class: entry.status === "OK" ? "status-ok" : "status-failed" }, entry.status),
         h("dt", {}, "Latency"), h("dd", {}, typeof entry.latencyMs === "number" ? entry.latencyMs.toFixed(2) + " ms" : "—")),
-      entry.message ? h("div", { class: entry.status === "OK" ? "note" : "error-box", id: "request-message" }, entry.message) : null,
+      entry.message && entry.message.trim() ? h("div", { class: entry.status === "OK" ? "note" : "error-box", id: "request-message" }, entry.message.trim()) : null,
       ev ? evaluationView(ev, route) : h("p", { class: "muted" }, entry.verdict === "admin" ? "The owner's requests skip the rules." : "No rules evaluation was recorded for this request."));
     const heading = detail.querySelector("h2");
     if (document.activeElement === document.body || !document.activeElement || !main.contains(document.activeElement) || document.activeElement.closest(".requests")) heading.focus();
@@ -1295,14 +1298,20 @@
           (decision.evaluations || []).filter((e) => e.outcome === "error" && e.message).map((e) =>
             h("div", { class: "error-box" }, `Line ${e.line}: ${e.message}`)),
           h("div", { class: "decision-values" },
-            valueBlock("request.auth", decision.auth, "json"),
+            valueBlock("request.auth", decision.auth, "auth"),
             valueBlock("request.resource.data", decision.requestResourceData, "fields"),
             valueBlock("resource.data", decision.resourceData, "fields"))))));
   }
   function valueBlock(title, value, kind) {
     let content;
     if (value === null || value === undefined) content = h("p", { class: "muted" }, "null");
-    else if (kind === "json") content = h("pre", { class: "code" }, JSON.stringify(value, null, 2));
+    else if (kind === "auth") {
+      // {"uid": "bob", "token": {REST mapValue fields}}
+      const token = value.token && typeof value.token === "object" ? (value.token.fields || value.token) : {};
+      content = h("div", {},
+        h("p", { class: "auth-uid" }, "uid: ", h("code", {}, value.uid === undefined ? "—" : String(value.uid))),
+        Object.keys(token).length ? [h("p", { class: "muted" }, "token:"), fieldTree(token, ["token"], null, null, false, 1)] : null);
+    }
     else {
       const fields = value.fields || (value.mapValue && value.mapValue.fields) || value;
       content = Object.keys(fields).length ? fieldTree(fields, [], null, null, false) : h("p", { class: "muted" }, "{} (no fields)");
@@ -1342,12 +1351,19 @@
           if (c.evaluations) heat.append(h("span", { class: "visually-hidden" }, ` (${c.trueCount} true, ${c.falseCount} false, ${c.errorCount} errors)`));
         } else heat = h("span", { class: "heat" });
       }
+      let counts = null;
+      if (coverage && coverage.get(n) && coverage.get(n).evaluations) {
+        const c = coverage.get(n);
+        const parts = [[c.trueCount, "true"], [c.falseCount, "false"], [c.errorCount, c.errorCount === 1 ? "error" : "errors"]]
+          .filter(([k]) => k > 0).map(([k, label]) => `${k} ${label}`);
+        counts = h("span", { class: "cov-detail", "aria-hidden": "true" }, parts.join(" · "));
+      }
       const diags = diagnosticsByLine.get(n) || [];
       if (diags.length) classes.push("diagnostic-" + (diags.some((d) => d.severity === "error") ? "error" : "warning"));
       return h("tr", { class: classes.join(" "), id: "L" + n, "data-line": n },
         h("td", { class: "line-no" }, String(n)),
         coverage ? h("td", { class: "heat-cell" }, heat) : null,
-        h("td", { class: "line-text" }, h("code", {}, text || " "), marker,
+        h("td", { class: "line-text" }, h("code", {}, text || " "), marker, counts,
           diags.map((d) => h("span", { class: "diag-inline " + d.severity }, `${d.severity}: ${d.message}`))));
     });
     return h("div", { class: "rules-source-wrap", tabindex: "0", role: "region", "aria-label": "Rules source" },

@@ -221,6 +221,8 @@ dialog::backdrop { background: rgba(20, 18, 16, 0.45); }
 .count { margin: 0.6rem 0; font-size: 0.88rem; }
 .requests-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; align-items: start; }
 .requests-layout:has(.request-detail:not([hidden])) { grid-template-columns: minmax(0, 1.15fr) minmax(24rem, 1fr); }
+.requests-layout:has(.request-detail:not([hidden])) .col-protocol,
+.requests-layout:has(.request-detail:not([hidden])) .col-latency { display: none; }
 .table-wrap { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); overflow: auto; max-height: calc(100vh - 15rem); }
 table.requests { font-size: 0.86rem; }
 table.requests thead th { position: sticky; top: 0; background: var(--surface); z-index: 1; }
@@ -276,8 +278,8 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
 .swatch { display: inline-block; width: 1.2rem; height: 0.9rem; border: 1px solid var(--border); vertical-align: middle; margin-right: 2px; }
 .swatch.heat-none { box-shadow: inset 3px 0 0 var(--bad); }
 .legend { font-size: 0.82rem; color: var(--muted); margin: 0.75rem 0 0.5rem; }
-.diagnostic-error .line-text { text-decoration: underline wavy var(--bad); text-underline-offset: 3px; }
-.diagnostic-warning .line-text { text-decoration: underline wavy var(--warn); text-underline-offset: 3px; }
+.diagnostic-error .line-text code { text-decoration: underline wavy var(--bad); text-underline-offset: 3px; }
+.diagnostic-warning .line-text code { text-decoration: underline wavy var(--warn); text-underline-offset: 3px; }
 .diag-inline { margin-left: 1rem; font-family: system-ui, sans-serif; font-size: 0.8rem; color: var(--bad); }
 .diag-inline.warning { color: var(--warn); }
 .diagnostics ul { padding-left: 1.2rem; }
@@ -1020,10 +1022,10 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     if (collectionPath) work.push(renderDocuments(documentsPane, ctx, collectionPath, isDoc ? path[path.length - 1] : null, token));
     else {
       explorer.reset();
-      documentsPane.append(h("h2", { id: "documents-title" }, "Documents"), h("p", { class: "empty" }, "Choose a collection."));
+      documentsPane.append(h("div", { class: "pane-head" }, h("h2", { id: "documents-title" }, "Documents")), h("p", { class: "empty" }, "Choose a collection."));
     }
     if (isDoc) work.push(renderDocument(documentPane, ctx, path, token));
-    else documentPane.append(h("h2", { id: "document-title" }, "Document"), h("p", { class: "empty" }, collectionPath ? "Choose a document." : ""));
+    else documentPane.append(h("div", { class: "pane-head" }, h("h2", { id: "document-title" }, "Document")), h("p", { class: "empty" }, collectionPath ? "Choose a document." : "Choose a collection, then a document."));
     await Promise.all(work);
   }
 
@@ -1446,7 +1448,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     const table = h("table", { class: "grid requests", id: "requests-table" },
       h("caption", { class: "visually-hidden" }, "Requests, newest first"),
       h("thead", {}, h("tr", {}, ["Time", "Protocol", "Method", "Path", "Identity", "Verdict", "Status", "Latency"].map((c) =>
-        h("th", { scope: "col", class: c === "Latency" ? "num" : null }, c)))),
+        h("th", { scope: "col", class: "col-" + c.toLowerCase() + (c === "Latency" ? " num" : "") }, c)))),
       tbody);
     const detail = h("section", { class: "request-detail", id: "request-detail", "aria-labelledby": "request-title", hidden: true });
     const filters = h("form", { class: "filters", role: "search", "aria-label": "Filter requests", onsubmit: (e) => e.preventDefault() },
@@ -1471,14 +1473,14 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       const failed = entry.status && entry.status !== "OK";
       return h("tr", { "data-id": entry.id, class: (failed ? "failed " : "") + (String(entry.id) === String(parseRoute().id) ? "selected" : "") },
         h("td", { class: "time" }, h("time", { datetime: entry.time, title: entry.time }, clockTime(entry.time))),
-        h("td", {}, entry.protocol),
+        h("td", { class: "col-protocol" }, entry.protocol),
         h("td", { class: "method" }, entry.method),
         h("td", { class: "path" }, h("a", { href, "data-keep-focus": true, "data-focus-key": "request-" + entry.id, "aria-label": `Request ${entry.id}: ${entry.method} ${entry.path || ""}` }, shortPath(entry.path)),
           entry.hasEvaluation ? h("span", { class: "badge eval", title: "Rules decided this request" }, "rules") : null),
         h("td", { title: identityTitle(entry.caller), class: "identity" }, identity(entry.caller)),
         h("td", {}, h("span", { class: "badge verdict-" + (entry.verdict === "-" ? "none" : entry.verdict) }, verdictText[entry.verdict] || entry.verdict)),
         h("td", { class: failed ? "status-failed" : "status-ok" }, entry.status),
-        h("td", { class: "num" }, typeof entry.latencyMs === "number" ? entry.latencyMs.toFixed(entry.latencyMs < 10 ? 2 : 1) + " ms" : ""));
+        h("td", { class: "num col-latency" }, typeof entry.latencyMs === "number" ? entry.latencyMs.toFixed(entry.latencyMs < 10 ? 2 : 1) + " ms" : ""));
     };
     const redraw = () => {
       const rows = [];
@@ -1706,6 +1708,9 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       coverage.max = max;
       const total = (rules.coverage || []).length;
       const diagnostics = rules.diagnostics || [];
+      // With "error" the source is the last good rules, still in force, and the diagnostics are
+      // the failed file's: they are listed, not placed on the lines shown.
+      const failed = rules.status === "error";
       const focusKey = document.activeElement && content.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
       fill(content,
         h("dl", { class: "facts" },
@@ -1715,13 +1720,15 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
           h("dt", {}, "Coverage"), h("dd", { id: "coverage-summary" }, total ? `${covered} of ${total} expressions evaluated` : "no expressions")),
         diagnostics.length ? h("section", { class: "diagnostics", "aria-labelledby": "diagnostics-title" },
           h("h2", { id: "diagnostics-title" }, `Diagnostics (${diagnostics.length})`),
+          failed ? h("p", { class: "note" }, "The file has errors, so it was not loaded: the last good rules, below, stay in force.") : null,
           h("ul", {}, diagnostics.map((d) => h("li", { class: "diag " + d.severity },
-            h("a", { href: `#L${d.line}`, "data-focus-key": `diag-${d.line}-${d.column}`, onclick: (e) => { e.preventDefault(); const row = document.getElementById("L" + d.line); if (row) { row.scrollIntoView({ block: "center" }); row.classList.add("flash"); } } }, `Line ${d.line}:${d.column}`),
+            d.line && !failed ? h("a", { href: `#L${d.line}`, "data-focus-key": `diag-${d.line}-${d.column}`, onclick: (e) => { e.preventDefault(); const row = document.getElementById("L" + d.line); if (row) { row.scrollIntoView({ block: "center" }); row.classList.add("flash"); } } }, `Line ${d.line}:${d.column}`)
+              : h("span", {}, d.line ? `Line ${d.line}:${d.column}` : "File"),
             " ", h("span", { class: "badge severity-" + d.severity }, d.severity), " ", d.message)))) : null,
         rules.status === "none" && !rules.source
           ? h("p", { class: "empty" }, "No rules file: every request is allowed, as in Google's emulator. Start Hearth with --rules to load one.")
           : [h("div", { class: "legend", "aria-hidden": "true" }, "Evaluations per line: ", [1, 2, 3, 4, 5].map((l) => h("span", { class: "swatch heat-" + l }, " ")), " · ", h("span", { class: "swatch heat-none" }, " "), " never evaluated"),
-            rulesSource((rules.source || "").split("\n"), { coverage, diagnostics })]);
+            rulesSource((rules.source || "").split("\n"), { coverage, diagnostics: failed ? [] : diagnostics })]);
       if (focusKey) { const again = content.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`); if (again) again.focus(); }
       content.dataset.state = "ready";
     };

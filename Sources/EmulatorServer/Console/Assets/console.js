@@ -1125,6 +1125,8 @@
     document.title = `Requests · ${project} · Hearth Console`;
     const log = [];
     const seen = new Set();
+    let queued = [];
+    let frame = 0;
     const methods = new Set();
     let paused = false, floor = 0;
     const pathFilter = h("input", { type: "search", id: "filter-path", placeholder: "users/alice", autocomplete: "off", spellcheck: "false" });
@@ -1178,7 +1180,11 @@
         h("td", { class: failed ? "status-failed" : "status-ok" }, entry.status),
         h("td", { class: "num col-latency" }, typeof entry.latencyMs === "number" ? entry.latencyMs.toFixed(entry.latencyMs < 10 ? 2 : 1) + " ms" : ""));
     };
+    let matching = 0; // entries of the log that match the filters
+    const countText = () => `${matching.toLocaleString()} request${matching === 1 ? "" : "s"}` +
+      (matching > REQUEST_ROWS ? `, the newest ${REQUEST_ROWS} shown` : "") + (paused ? " · paused" : "");
     const redraw = () => {
+      queued = [];
       const rows = [];
       let total = 0;
       for (let i = log.length - 1; i >= 0; i--) {
@@ -1189,15 +1195,15 @@
       const focusKey = document.activeElement && tbody.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
       tbody.replaceChildren(...rows);
       if (!rows.length) tbody.append(h("tr", {}, h("td", { colspan: 8, class: "empty" }, log.length ? "No request matches the filters." : "No requests yet: they appear here as they arrive.")));
-      count.textContent = `${total.toLocaleString()} request${total === 1 ? "" : "s"}` + (total > REQUEST_ROWS ? `, the newest ${REQUEST_ROWS} shown` : "") + (paused ? " · paused" : "");
+      matching = total;
+      count.textContent = countText();
       if (focusKey) { const again = tbody.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`); if (again) again.focus(); }
     };
     const updateMethods = () => {
       const chosen = methodFilter.value;
       methodFilter.replaceChildren(h("option", { value: "" }, "Any"), ...[...methods].sort().map((m) => h("option", { value: m, selected: m === chosen }, m)));
     };
-    let queued = [];
-    let frame = 0;
+
     const flush = () => {
       frame = 0;
       if (paused) return;
@@ -1210,17 +1216,22 @@
       for (let i = fresh.length - 1; i >= 0; i--) fragment.append(row(fresh[i]));
       tbody.prepend(fragment);
       while (tbody.rows.length > REQUEST_ROWS) tbody.lastElementChild.remove();
-      let total = 0;
-      for (const e of log) if (matches(e)) total++;
-      count.textContent = `${total.toLocaleString()} request${total === 1 ? "" : "s"}` + (total > REQUEST_ROWS ? `, the newest ${REQUEST_ROWS} shown` : "");
+      count.textContent = countText();
     };
     const add = (entry, live) => {
       if (!entry || seen.has(entry.id)) return;
       seen.add(entry.id);
       log.push(entry);
-      if (log.length > 10000) seen.delete(log.shift().id);
+      if (live && matches(entry)) matching++;
+      if (log.length > 11000) { // the server keeps 10,000: so does the page, trimmed in batches
+        for (const old of log.splice(0, log.length - 10000)) {
+          seen.delete(old.id);
+          if (live && matches(old)) matching--;
+        }
+      }
       if (entry.method && !methods.has(entry.method)) { methods.add(entry.method); if (live) updateMethods(); }
-      if (live) { queued.push(entry); if (!frame) frame = requestAnimationFrame(flush); }
+      if (live && !paused) { queued.push(entry); if (!frame) frame = requestAnimationFrame(flush); }
+      else if (live && paused) count.textContent = countText();
     };
     for (const control of [pathFilter, verdictFilter, methodFilter, onlyHere]) control.addEventListener("input", redraw);
     verdictFilter.addEventListener("change", redraw);

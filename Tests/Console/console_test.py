@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 import traceback
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -346,6 +347,33 @@ def denied_request_in_log():
     assert "resource.data" in detail and "users/alice" in detail, "the decision's path"
     assert "request=" in driver.current_url or "id=" in driver.current_url
     shot("request-evaluation")
+    # A denied create over REST: the data it would have written, typed, and the path filter.
+    request = urllib.request.Request(
+        f"{BASE}/v1/{DB}/documents/users/alice-2", method="PATCH",
+        data=json.dumps({"fields": {"name": {"stringValue": "Mallory"}, "age": {"integerValue": "7"}}}).encode(),
+        headers={"Authorization": f"Bearer {unsigned_jwt({'sub': 'bob', 'user_id': 'bob'})}",
+                 "Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request, timeout=60)
+        raise AssertionError("bob wrote alice-2")
+    except urllib.error.HTTPError as error:
+        assert error.code == 403, error.code
+    Select(css("#filter-method")).select_by_value("")
+    css("#filter-path").send_keys("users/alice-2")
+    row = wait_for(lambda: js("""return [...document.querySelectorAll('#requests-table tbody tr[data-id]')]
+        .find(r => r.cells[2].textContent === 'PATCH') || null"""), "the denied PATCH appears")
+    click(css("td.path a", row))
+    wait_for(lambda: "users/alice-2" in css("#request-detail .decision summary").text, "the PATCH opens")
+    false_line = wait_for(lambda: css("#request-detail .rule-line-false"), "the PATCH's deciding line")
+    assert "create" in css(".outcome", false_line).text, css(".outcome", false_line).text
+    written = [b for b in css_all("#request-detail .value-block") if "request.resource.data" in b.text][0]
+    assert css('li.field[data-path="name"]', written).get_attribute("data-type") == "string"
+    assert css('li.field[data-path="age"] .field-type', written).text == "integer"
+    shot("request-denied-create")
+    press(Keys.ESCAPE)
+    wait_for(lambda: not css("#request-detail").is_displayed(), "Escape closes the request")
+    css("#filter-path").clear()
+
     # The live list: a request made now appears without a reload, found by its path.
     Select(css("#filter-verdict")).select_by_value("")
     Select(css("#filter-method")).select_by_value("")

@@ -309,6 +309,20 @@ def client_write_appears_live():
     wait_for(lambda: field_value("n") == "3", "the document view follows the change")
     assert js("return window.__noReload") == "still here", "the page reloaded"
     shot("document-live")
+    # A hidden tab closes its listener; shown again, it catches up with what it missed.
+    visibility = """window.hearthConsole.suspendAfterMs = 0;
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => arguments[0]});
+        document.dispatchEvent(new Event('visibilitychange'));"""
+    js(visibility, True)
+    wait_for(lambda: css(".pane-document .live-badge").get_attribute("data-status") == "closed", "a hidden tab stops listening")
+    client.collection("open").document("live-2").update({"n": 4})
+    client.collection("open").document("live-3").set({"n": 5})
+    js(visibility, False)
+    wait_for(lambda: field_value("n") == "4" and "live-3" in doc_ids(), "shown again, the view catches up")
+    wait_live(".pane-document .live-badge")
+    client.collection("open").document("live-2").update({"n": 6})
+    wait_for(lambda: field_value("n") == "6", "and follows changes again")
+    assert js("return window.__noReload") == "still here", "the page reloaded"
 
 
 @check

@@ -316,7 +316,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
   const databaseSelect = document.getElementById("database-select");
   const enc = encodeURIComponent;
   // Timings read by the browser tests and benchmarks.
-  const timings = (window.hearthConsole = { firstPage: null, pages: 0, pending: new Set() });
+  const timings = (window.hearthConsole = { firstPage: null, pages: 0, pending: new Set(), suspendAfterMs: 10000 });
 
   // ---- Elements ---------------------------------------------------------------------------
 
@@ -982,14 +982,24 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
   // ---- Data -------------------------------------------------------------------------------
 
   // The collection pane's state lives across navigations inside one collection: the page of
-  // documents, the stack of page tokens (previous/next) and the listener.
+  // documents, the stack of page tokens (previous/next) and the listener. That one listener
+  // (one EventSource per tab: browsers allow six connections to a host) also feeds the open
+  // document, through `onDocument`; `badges` show its status.
   const explorer = {
-    key: null, collection: null, tokens: [""], index: 0, docs: [], next: "", live: null, loaded: false,
+    key: null, collection: null, tokens: [""], index: 0, docs: [], next: "", loaded: false, suspended: false,
     reset() {
       if (this.close) this.close();
-      Object.assign(this, { key: null, collection: null, tokens: [""], index: 0, docs: [], next: "", loaded: false, close: null, onChange: null, onStatus: null, status: null });
+      Object.assign(this, { key: null, collection: null, tokens: [""], index: 0, docs: [], next: "", loaded: false,
+        close: null, onChange: null, onDocument: null, onReady: null, status: null, badges: [], suspended: false, loading: null });
     },
+    setStatus(value) {
+      this.status = value;
+      this.badges = this.badges.filter((badge) => badge.isConnected);
+      for (const badge of this.badges) badge.set(value);
+    },
+    addBadge(badge) { this.badges.push(badge); badge.set(this.status || "connecting"); },
   };
+  explorer.reset();
 
   async function dataPage(route, token) {
     const { project, database } = route;
@@ -1145,7 +1155,11 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       explorer.reset();
       explorer.key = key;
       explorer.collection = collectionPath;
-      explorer.loading = openCollection(ctx, collectionPath, key);
+      explorer.loading = openCollection(ctx, collectionPath, key, 0);
+    } else if (explorer.suspended) {
+      // Back in a tab that was hidden: the same page again, and the listener.
+      explorer.suspended = false;
+      explorer.loading = openCollection(ctx, collectionPath, key, explorer.index);
     }
     try { await explorer.loading; } catch (error) {
       if (isCurrent(token)) problems.replaceChildren(errorBox(error));
@@ -1157,13 +1171,12 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     draw();
     if (first) timings.firstPage = performance.now();
     explorer.onChange = (changed) => { if (list.isConnected) draw(changed ? new Set([changed]) : null); };
-    explorer.onStatus = (s) => { explorer.status = s; status.set(s); };
-    status.set(explorer.status || "connecting");
+    explorer.addBadge(status);
   }
   // The first page of a collection and its listener (kept while the view stays in the collection).
-  async function openCollection(ctx, collectionPath, key) {
+  async function openCollection(ctx, collectionPath, key, index) {
       const started = performance.now();
-      const page = await loadPage(ctx, collectionPath, 0);
+      const page = await loadPage(ctx, collectionPath, index);
       if (explorer.key !== key) return;
       explorer.docs = page.docs;
       explorer.next = page.next;
@@ -1172,10 +1185,11 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       // Live: a listener inside the server over Server-Sent Events.
       const source = new EventSource(`/ui/api/listen?database=${enc(dbName(ctx.project, ctx.database))}&path=${enc(collectionPath.join("/"))}`);
       let ready = 0;
-      const setStatus = (value) => { explorer.status = value; if (explorer.onStatus) explorer.onStatus(value); };
+      const setStatus = (value) => explorer.setStatus(value);
       source.addEventListener("open", () => setStatus("live"));
       source.addEventListener("error", () => setStatus(source.readyState === 2 ? "closed" : "reconnecting"));
       source.addEventListener("ready", async (event) => {
+        if (explorer.onReady) explorer.onReady();
         if (ready++ === 0) {
           // The listener's first 50 documents are the first page as of now: whatever was
           // written between the page's fetch and the listener's start shows.
@@ -1196,6 +1210,7 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
       source.addEventListener("change", (event) => {
         let data;
         try { data = JSON.parse(event.data); } catch (_) { return; }
+        if (explorer.onDocument) explorer.onDocument(data);
         const changed = applyChange(data);
         if (changed && explorer.onChange) explorer.onChange(changed);
       });
@@ -1302,18 +1317,17 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     };
     draw();
     renderSubcollections(subcollections, ctx, path, token);
-    stream(`/ui/api/listen?database=${enc(dbName(ctx.project, ctx.database))}&path=${enc(path.join("/"))}`, {
-      ready: async (data) => {
-        const docs = (data && data.documents) || [];
-        doc = docs[0] || null;
-        draw();
-      },
-      change: (data) => {
-        if (data.deleted) { doc = null; draw("deleted"); }
-        else if (data.document) { doc = data.document; draw("changed"); }
-      },
-    }, (s) => status.set(s));
     view.reloadDocument = async () => { try { doc = await load(); if (isCurrent(token)) draw(); } catch (_) { /* the listener catches up */ } };
+    // Live through the collection's listener: its changes cover every document of the collection.
+    const name = `${dbName(ctx.project, ctx.database)}/documents/${path.join("/")}`;
+    explorer.onDocument = (data) => {
+      if (!isCurrent(token)) return;
+      if (data.deleted === name) { doc = null; draw("deleted"); }
+      else if (data.document && data.document.name === name) { doc = data.document; draw("changed"); }
+    };
+    // A listener's (re)start may follow a change this page missed: the document again.
+    explorer.onReady = () => { if (isCurrent(token)) view.reloadDocument(); };
+    explorer.addBadge(status);
   }
   async function renderSubcollections(box, ctx, path, token) {
     let ids;
@@ -1769,11 +1783,28 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
   // the server until the cache evicts the page. Coming back from the cache opens them again.
   window.addEventListener("pagehide", () => {
     for (const cleanup of view.cleanups.splice(0)) { try { cleanup(); } catch (_) { /* closed */ } }
-    explorer.reset();
+    if (explorer.close) { explorer.close(); explorer.close = null; explorer.suspended = true; }
     view.page = null;
     view.token++;
   });
   window.addEventListener("pageshow", (event) => { if (event.persisted) render({ keepFocus: true }); });
+  // A tab hidden for a while closes its streams too (several console tabs would otherwise use up
+  // the six connections); shown again, it draws the same view afresh and listens again.
+  let hiddenTimer = 0, suspended = false;
+  document.addEventListener("visibilitychange", () => {
+    clearTimeout(hiddenTimer);
+    if (document.hidden) {
+      hiddenTimer = setTimeout(() => {
+        if (dialog.open) return;
+        suspended = true;
+        for (const cleanup of view.cleanups.splice(0)) { try { cleanup(); } catch (_) { /* closed */ } }
+        if (explorer.close) { explorer.close(); explorer.close = null; explorer.suspended = true; explorer.setStatus("closed"); }
+      }, timings.suspendAfterMs);
+    } else if (suspended) {
+      suspended = false;
+      render({ keepFocus: true, initial: true });
+    }
+  });
 
   render({ initial: true });
 })();

@@ -220,7 +220,7 @@ dialog::backdrop { background: rgba(20, 18, 16, 0.45); }
 .filters .form-row:first-child { flex: 1; min-width: 14rem; max-width: 28rem; }
 .count { margin: 0.6rem 0; font-size: 0.88rem; }
 .requests-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; align-items: start; }
-.requests-layout:has(.request-detail:not([hidden])) { grid-template-columns: minmax(0, 1.15fr) minmax(24rem, 1fr); }
+.requests-layout:has(.request-detail:not([hidden])) { grid-template-columns: minmax(0, 1fr) minmax(26rem, 1.25fr); }
 .requests-layout:has(.request-detail:not([hidden])) .col-protocol,
 .requests-layout:has(.request-detail:not([hidden])) .col-latency { display: none; }
 .table-wrap { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); overflow: auto; max-height: calc(100vh - 15rem); }
@@ -229,7 +229,9 @@ table.requests thead th { position: sticky; top: 0; background: var(--surface); 
 table.requests td { white-space: nowrap; }
 table.requests td.path { white-space: normal; font-family: var(--mono); overflow-wrap: anywhere; min-width: 12rem; }
 table.requests td.time { font-family: var(--mono); color: var(--muted); }
-table.requests tr.selected { background: var(--accent-soft); }
+table.requests tbody tr[data-id] { cursor: pointer; }
+table.requests tbody tr[data-id]:hover { background: var(--surface-2); }
+table.requests tr.selected, table.requests tr.selected:hover { background: var(--accent-soft); }
 table.requests tr.failed td.status-failed, .status-failed { color: var(--bad); font-weight: 600; }
 .request-detail { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: 1rem 1.2rem; position: sticky; top: 4rem; max-height: calc(100vh - 5rem); overflow: auto; }
 .detail-head { display: flex; align-items: center; gap: 1rem; }
@@ -259,7 +261,8 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
 .rule-line-true .line-no { border-right: 4px solid var(--ok); }
 .rule-line-false .line-no { border-right: 4px solid var(--bad); }
 .rule-line-error .line-no { border-right: 4px solid var(--warn); }
-.outcome { margin-left: 1rem; font-weight: 700; font-family: system-ui, sans-serif; font-size: 0.78rem; padding: 0 0.45rem; border-radius: 999px; background: var(--surface); border: 1px solid currentColor; }
+.decision .rules-source .line-text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.outcome { white-space: nowrap; display: inline-block; margin-left: 1rem; font-weight: 700; font-family: system-ui, sans-serif; font-size: 0.78rem; padding: 0 0.45rem; border-radius: 999px; background: var(--surface); border: 1px solid currentColor; }
 .rule-line-true .outcome { color: var(--ok); }
 .rule-line-false .outcome { color: var(--bad); }
 .rule-line-error .outcome { color: var(--warn); }
@@ -1460,7 +1463,14 @@ details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; backgroun
     const clear = button("Clear view", () => { floor = log.length ? log[log.length - 1].id : floor; redraw(); }, { class: "secondary small", id: "requests-clear" });
     const status = liveBadge();
     const count = h("p", { class: "muted count", "aria-live": "polite", id: "requests-count" });
-    const tbody = h("tbody", {});
+    // A click anywhere on a row opens it (the path's link is the keyboard's way in).
+    const tbody = h("tbody", {
+      onclick: (event) => {
+        if (event.target.closest("a, button") || String(window.getSelection())) return;
+        const link = event.target.closest("tr") && event.target.closest("tr").querySelector("td.path a");
+        if (link) link.click();
+      },
+    });
     const table = h("table", { class: "grid requests", id: "requests-table" },
       h("caption", { class: "visually-hidden" }, "Requests, newest first"),
       h("thead", {}, h("tr", {}, ["Time", "Protocol", "Method", "Path", "Identity", "Verdict", "Status", "Latency"].map((c) =>

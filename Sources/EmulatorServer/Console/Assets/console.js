@@ -1156,7 +1156,14 @@
     const clear = button("Clear view", () => { floor = log.length ? log[log.length - 1].id : floor; redraw(); }, { class: "secondary small", id: "requests-clear" });
     const status = liveBadge();
     const count = h("p", { class: "muted count", "aria-live": "polite", id: "requests-count" });
-    const tbody = h("tbody", {});
+    // A click anywhere on a row opens it (the path's link is the keyboard's way in).
+    const tbody = h("tbody", {
+      onclick: (event) => {
+        if (event.target.closest("a, button") || String(window.getSelection())) return;
+        const link = event.target.closest("tr") && event.target.closest("tr").querySelector("td.path a");
+        if (link) link.click();
+      },
+    });
     const table = h("table", { class: "grid requests", id: "requests-table" },
       h("caption", { class: "visually-hidden" }, "Requests, newest first"),
       h("thead", {}, h("tr", {}, ["Time", "Protocol", "Method", "Path", "Identity", "Verdict", "Status", "Latency"].map((c) =>

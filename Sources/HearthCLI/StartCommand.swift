@@ -26,6 +26,7 @@ struct StartCommand: AsyncParsableCommand {
                 "Hearth ready at \(address) (gRPC, REST, admin) for project \(configuration.projectId), "
                     + "data in \(configuration.dataFolder)")
             EmulatorSession.printLine("export FIRESTORE_EMULATOR_HOST=\(address)")
+            EmulatorSession.printLine("Console at http://\(address)/ui/")
             let signal = await signals.firstSignal()
             EmulatorSession.printLine("Hearth stopping (\(signal == SIGINT ? "SIGINT" : "SIGTERM")): finishing open requests")
         }

@@ -29,6 +29,7 @@ import Testing
         let server = try RunningHearth(["start", "--port", "0"], in: sandbox)
         let port = try #require(try await server.port(), "no ready line in \(server.stdout) \(server.stderr)")
         #expect(server.stdout.contains("\nHearth ready at 127.0.0.1:\(port) "), "\(server.stdout)")
+        #expect(server.stdout.contains("\nConsole at http://127.0.0.1:\(port)/ui/\n"), "\(server.stdout)")
 
         let otherFolder = try sandbox.run(["start", "--port", String(port), "--data", "elsewhere"])
         #expect(otherFolder.exitCode == 1)

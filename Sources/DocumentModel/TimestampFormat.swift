@@ -1,10 +1,11 @@
-/// RFC 3339 formatting and parsing for `Timestamp`, with proleptic Gregorian calendar arithmetic
-/// (no Foundation formatters, so it is exact for all years 1 ... 9999 and independent of locale).
+/// RFC 3339 formatting and parsing for `Timestamp`, with `CivilDate`'s proleptic Gregorian
+/// calendar arithmetic (no Foundation formatters, so it is exact for all years 1 ... 9999 and
+/// independent of locale).
 enum TimestampFormat {
     static func format(_ timestamp: Timestamp) -> String {
-        let days = floorDivide(timestamp.seconds, 86_400)
+        let days = CivilDate.floorDivide(timestamp.seconds, 86_400).quotient
         let secondOfDay = timestamp.seconds - days * 86_400
-        let (year, month, day) = civilDate(fromDays: days)
+        let (year, month, day) = CivilDate.date(days: days)
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         let nanos = Int64(timestamp.nanoseconds)
@@ -78,10 +79,10 @@ enum TimestampFormat {
             guard offsetHours < 24, offsetMinutes < 60 else { throw fail() }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         }
-        guard index == bytes.count, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-            hour < 24, minute < 60, second < 60
+        guard index == bytes.count, (1...12).contains(month), day >= 1,
+            day <= CivilDate.daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60
         else { throw fail() }
-        let seconds = days(fromYear: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        let seconds = CivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
             - offsetSeconds
         return try Timestamp(seconds: seconds, nanoseconds: Int32(nanos))
     }
@@ -89,45 +90,5 @@ enum TimestampFormat {
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
-    }
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? quotient - 1 : quotient
-    }
-
-    private static func isLeap(_ year: Int64) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-    private static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-    private static func civilDate(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

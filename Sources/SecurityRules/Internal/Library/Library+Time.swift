@@ -8,7 +8,7 @@ extension Library {
 
     /// Days since the epoch and seconds into the day of a timestamp.
     static func split(_ time: Timestamp) -> (days: Int64, secondOfDay: Int64) {
-        let (days, second) = CivilTime.floorDivide(time.seconds, 86_400)
+        let (days, second) = CivilDate.floorDivide(time.seconds, 86_400)
         return (days, second)
     }
 
@@ -17,21 +17,21 @@ extension Library {
     }
 
     static let timeMethods: [Method] = [
-        timestampMethod("year") { .int(CivilTime.date(days: split($0).days).year) },
-        timestampMethod("month") { .int(CivilTime.date(days: split($0).days).month) },
-        timestampMethod("day") { .int(CivilTime.date(days: split($0).days).day) },
+        timestampMethod("year") { .int(CivilDate.date(days: split($0).days).year) },
+        timestampMethod("month") { .int(CivilDate.date(days: split($0).days).month) },
+        timestampMethod("day") { .int(CivilDate.date(days: split($0).days).day) },
         timestampMethod("hours") { .int(split($0).secondOfDay / 3600) },
         timestampMethod("minutes") { .int(split($0).secondOfDay / 60 % 60) },
         timestampMethod("seconds") { .int(split($0).secondOfDay % 60) },
         timestampMethod("nanos") { .int(Int64($0.nanoseconds)) },
         timestampMethod("dayOfWeek") { time in
             // 1970-01-01 was a Thursday; ISO numbering, Monday 1 to Sunday 7.
-            .int(CivilTime.floorDivide(split(time).days + 3, 7).remainder + 1)
+            .int(CivilDate.floorDivide(split(time).days + 3, 7).remainder + 1)
         },
         timestampMethod("dayOfYear") { time in
             let days = split(time).days
-            let year = CivilTime.date(days: days).year
-            return .int(days - CivilTime.days(year: year, month: 1, day: 1) + 1)
+            let year = CivilDate.date(days: days).year
+            return .int(days - CivilDate.days(year: year, month: 1, day: 1) + 1)
         },
         timestampMethod("toMillis") { time in
             .int(time.seconds * 1000 + Int64(time.nanoseconds / 1_000_000))
@@ -60,7 +60,7 @@ extension Library {
     static let timeGlobals: [String: Global] = Dictionary(uniqueKeysWithValues: [
         global("timestamp.value", Signature("timestamp.value", [["int"]])) { arguments, _, call in
             guard case .int(let millis) = arguments[0] else { return .null }
-            let (seconds, rest) = CivilTime.floorDivide(millis, 1000)
+            let (seconds, rest) = CivilDate.floorDivide(millis, 1000)
             guard let time = try? Timestamp(seconds: seconds, nanoseconds: Int32(rest * 1_000_000)) else {
                 return RError.invalidTimestamp(span: call.span)
             }
@@ -75,10 +75,10 @@ extension Library {
                     "Timestamp should be between 0001-01-01T00.00.00Z and 9999-12-31T23.59.59Z. year: \(year).",
                     span: call.span)
             }
-            guard (1...12).contains(month), day >= 1, day <= CivilTime.daysInMonth(year: year, month: month) else {
+            guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
                 return RError.value("Date is not valid. year: \(year), month: \(month) day: \(day).", span: call.span)
             }
-            let seconds = CivilTime.days(year: year, month: month, day: day) * 86_400
+            let seconds = CivilDate.days(year: year, month: month, day: day) * 86_400
             return (try? Timestamp(seconds: seconds, nanoseconds: 0)).map(RValue.timestamp)
                 ?? RError.invalidTimestamp(span: call.span)
         },

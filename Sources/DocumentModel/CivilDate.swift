@@ -1,7 +1,9 @@
-/// Calendar arithmetic in UTC, on the proleptic Gregorian calendar (Howard Hinnant's algorithms).
-enum CivilTime {
+/// Calendar arithmetic in UTC, on the proleptic Gregorian calendar (Howard Hinnant's algorithms):
+/// the one implementation behind `Timestamp`'s RFC 3339 text and the rules language's
+/// `timestamp.date(...)`, `.year()`, `.dayOfWeek()` and friends.
+package enum CivilDate {
     /// Days since 1970-01-01 of a date.
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -12,7 +14,7 @@ enum CivilTime {
     }
 
     /// The date of a day count since 1970-01-01.
-    static func date(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func date(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -24,9 +26,11 @@ enum CivilTime {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func isLeap(_ year: Int64) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+    /// Whether `year` has a February 29.
+    package static func isLeap(_ year: Int64) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    /// The number of days of a month (1 ... 12) of `year`.
+    package static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -34,8 +38,8 @@ enum CivilTime {
         }
     }
 
-    /// Floor division.
-    static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
+    /// Floor division: the quotient rounded down and a remainder in `0 ..< b` (for `b > 0`).
+    package static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
         var (q, r) = a.quotientAndRemainder(dividingBy: b)
         if r < 0 {
             q -= 1

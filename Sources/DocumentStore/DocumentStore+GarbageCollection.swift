@@ -14,7 +14,7 @@ extension DocumentStore {
         var collected = 0
         try DocumentStore.mapLevelDBErrors {
             let batch = WriteBatch()
-            for (key, _) in database.entries(in: KeyRange(from: StorageKeys.expiryPrefix, to: end)) {
+            try database.forEachEntry(in: KeyRange(from: StorageKeys.expiryPrefix, to: end)) { key, _ in
                 batch.delete(key)
                 batch.delete(Array(key[9...]))
                 collected += 1

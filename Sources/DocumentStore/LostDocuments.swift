@@ -36,7 +36,7 @@ enum LostDocuments {
     /// The encoded project and database (two strings) of each index group id (4 bytes).
     private static func groupDatabases(_ database: Database) throws -> [[UInt8]: [UInt8]] {
         var result: [[UInt8]: [UInt8]] = [:]
-        for (key, value) in database.entries(withPrefix: [StorageKeys.Table.indexGroups.rawValue]) {
+        try database.forEachEntry(withPrefix: [StorageKeys.Table.indexGroups.rawValue]) { key, value in
             var reader = OrderedKeyReader(key, offset: 1)
             _ = try reader.readString()
             _ = try reader.readString()

@@ -9,7 +9,7 @@ internal import CLevelDB
 /// let db = try Database(path: "/tmp/example")
 /// try db.put(Array("users/alice".utf8), Array("{}".utf8))
 /// let value = try db.get(Array("users/alice".utf8))
-/// for entry in db.entries(withPrefix: Array("users/".utf8)) { print(entry.key) }
+/// try db.forEachEntry(withPrefix: Array("users/".utf8)) { key, _ in print(key) }
 /// try db.close()
 /// ```
 public final class Database: Sendable {
@@ -124,20 +124,6 @@ public final class Database: Sendable {
     /// A cursor positioned nowhere; call one of its `seek` methods first.
     public func makeCursor(options: ReadOptions = ReadOptions()) throws -> Cursor {
         try Cursor(handle: handle, options: options)
-    }
-
-    /// The entries whose keys lie in `range`, in key order (or reverse key order).
-    public func entries(
-        in range: KeyRange, reverse: Bool = false, options: ReadOptions = ReadOptions()
-    ) -> RangeSequence {
-        RangeSequence(database: self, range: range, reverse: reverse, options: options)
-    }
-
-    /// The entries whose keys start with `prefix`, in key order (or reverse key order).
-    public func entries(
-        withPrefix prefix: [UInt8], reverse: Bool = false, options: ReadOptions = ReadOptions()
-    ) -> RangeSequence {
-        entries(in: KeyRange(prefix: prefix), reverse: reverse, options: options)
     }
 
     /// Compacts the whole key range, dropping deleted entries from disk.

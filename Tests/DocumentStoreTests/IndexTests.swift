@@ -9,7 +9,7 @@ struct IndexTests {
     /// The index groups of a closed store, by id: `project/database/group`.
     static func groups(_ database: Database) throws -> [[UInt8]: String] {
         var groups: [[UInt8]: String] = [:]
-        for (key, id) in database.entries(withPrefix: [StorageKeys.Table.indexGroups.rawValue]) {
+        for (key, id) in try database.entries(withPrefix: [StorageKeys.Table.indexGroups.rawValue]) {
             var reader = OrderedKeyReader(key, offset: 1)
             groups[id] = "\(try reader.readString())/\(try reader.readString())/\(try reader.readString())"
         }
@@ -74,7 +74,7 @@ struct IndexTests {
         // Make it a format-1 store: no index entries, format 1.
         let raw = try Database(path: folder)
         for table in [StorageKeys.Table.index, .indexGroups] {
-            for (key, _) in raw.entries(withPrefix: [table.rawValue]) { try raw.delete(key) }
+            for (key, _) in try raw.entries(withPrefix: [table.rawValue]) { try raw.delete(key) }
         }
         var format = OrderedKey()
         format.appendUInt64(1)
@@ -96,7 +96,7 @@ struct IndexTests {
         let raw = try Database(path: folder)
         let groups = try Self.groups(raw)
         for table in [StorageKeys.Table.index, .indexGroups] {
-            for (key, _) in raw.entries(withPrefix: [table.rawValue]) {
+            for (key, _) in try raw.entries(withPrefix: [table.rawValue]) {
                 try raw.delete(key)
                 guard table == .index, let names = groups[Array(key[1..<5])]?.split(separator: "/") else { continue }
                 var old = OrderedKey()
@@ -106,7 +106,7 @@ struct IndexTests {
                 try raw.put(old.bytes, [])
             }
         }
-        #expect(raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]).map { $0.0 }.count == 5)
+        #expect(try raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]).map { $0.0 }.count == 5)
         var format = OrderedKey()
         format.appendUInt64(2)
         try raw.put(StorageKeys.metadata(.formatVersion), format.bytes)
@@ -147,7 +147,7 @@ struct IndexTests {
         let raw = try Database(path: folder)
         let negativeZero: [UInt8] = [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
         let positiveZero: [UInt8] = [0x80, 0, 0, 0, 0, 0, 0, 0]
-        for (key, value) in raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]) {
+        for (key, value) in try raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]) {
             guard let start = (0...(key.count - 8)).first(where: { Array(key[$0..<($0 + 8)]) == negativeZero }) else { continue }
             try raw.delete(key)
             try raw.put(Array(key[..<start]) + positiveZero + Array(key[(start + 8)...]), value)

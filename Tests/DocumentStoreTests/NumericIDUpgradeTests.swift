@@ -30,7 +30,7 @@ struct NumericIDUpgradeTests {
         let raw = try Database(path: folder)
         let batch = WriteBatch()
         var pathSuffixes: [([UInt8], [UInt8])] = []
-        for (key, value) in raw.entries(withPrefix: [StorageKeys.Table.documents.rawValue]) {
+        for (key, value) in try raw.entries(withPrefix: [StorageKeys.Table.documents.rawValue]) {
             let (name, version) = try StorageKeys.decodeVersionKey(key)
             guard include(name.path) else { continue }
             batch.delete(key)
@@ -39,13 +39,13 @@ struct NumericIDUpgradeTests {
             current.appendPath(name.path)
             pathSuffixes.append((current.bytes, formatThreePath(name.path)))
         }
-        for (key, value) in raw.entries(withPrefix: StorageKeys.expiryPrefix) {
+        for (key, value) in try raw.entries(withPrefix: StorageKeys.expiryPrefix) {
             let (name, version) = try StorageKeys.decodeVersionKey(Array(key[9...]))
             guard include(name.path) else { continue }
             batch.delete(key)
             batch.put(Array(key[..<9]) + formatThreeVersionKey(name, version), value)
         }
-        for (key, value) in raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]) {
+        for (key, value) in try raw.entries(withPrefix: [StorageKeys.Table.index.rawValue]) {
             let match = pathSuffixes.first { new, old in
                 new != old && key.count > new.count && key.suffix(new.count).elementsEqual(new)
             }
@@ -69,12 +69,12 @@ struct NumericIDUpgradeTests {
         var reader = OrderedKeyReader(try #require(try raw.get(StorageKeys.metadata(.formatVersion))))
         let format = try reader.readUInt64()
         var (stale, documents, expiries) = (0, 0, 0)
-        for (key, _) in raw.entries(withPrefix: [StorageKeys.Table.documents.rawValue]) {
+        for (key, _) in try raw.entries(withPrefix: [StorageKeys.Table.documents.rawValue]) {
             let (name, version) = try StorageKeys.decodeVersionKey(key)
             if StorageKeys.version(name, version) != key { stale += 1 }
             documents += 1
         }
-        for (key, _) in raw.entries(withPrefix: StorageKeys.expiryPrefix) {
+        for (key, _) in try raw.entries(withPrefix: StorageKeys.expiryPrefix) {
             let documentKey = Array(key[9...])
             let (name, version) = try StorageKeys.decodeVersionKey(documentKey)
             if StorageKeys.version(name, version) != documentKey { stale += 1 }

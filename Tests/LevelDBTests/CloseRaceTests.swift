@@ -45,7 +45,8 @@ struct CloseRaceTests {
         #expect(seen.closedReaders.withLock { $0 } == readers)
         let after = #expect(throws: LevelDBError.self) { try db.makeCursor() }
         #expect(after?.code == .closed)
-        #expect(Array(db.entries(withPrefix: Array("key".utf8))).isEmpty)
+        let scan = #expect(throws: LevelDBError.self) { try db.forEachEntry(withPrefix: Array("key".utf8)) { _, _ in } }
+        #expect(scan?.code == .closed)
     }
 
     /// Scans the whole database with a fresh cursor, over and over (pausing between scans so

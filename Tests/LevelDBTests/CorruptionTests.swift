@@ -59,5 +59,16 @@ struct CorruptionTests {
             cursor.next()
         }
         #expect(throws: LevelDBError.self) { try cursor.checkError() }
+
+        // A scan meets the damage too, and says so instead of ending early in silence.
+        var scanned = 0
+        let scanError = #expect(throws: LevelDBError.self) {
+            try db.forEachEntry(withPrefix: Array("key".utf8)) { key, value in
+                #expect(expected[key] == value)
+                scanned += 1
+            }
+        }
+        #expect(scanError?.code == .corruption)
+        #expect(scanned < expected.count)
     }
 }

@@ -29,7 +29,7 @@ struct IndexGroupCatalog {
     /// The catalog stored in `database`.
     static func load(from database: Database) throws -> IndexGroupCatalog {
         var catalog = IndexGroupCatalog()
-        for (key, value) in database.entries(withPrefix: [StorageKeys.Table.indexGroups.rawValue]) {
+        try database.forEachEntry(withPrefix: [StorageKeys.Table.indexGroups.rawValue]) { key, value in
             var reader = OrderedKeyReader(key, offset: 1)
             let project = try reader.readString()
             let databaseName = try reader.readString()

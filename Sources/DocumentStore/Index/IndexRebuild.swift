@@ -22,7 +22,7 @@ enum IndexRebuild {
         }
         if oldFormat >= 2 {
             for table in [StorageKeys.Table.index, .indexGroups] {
-                for (key, _) in database.entries(withPrefix: [table.rawValue]) {
+                try database.forEachEntry(withPrefix: [table.rawValue]) { key, _ in
                     batch.delete(key)
                     try flushIfLarge()
                 }

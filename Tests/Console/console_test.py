@@ -248,6 +248,15 @@ def document_fields_and_types():
     shot("reference-followed")
 
 
+def submit_typed_value(dialog, kind, text):
+    """In an open value editor: chooses the type, enters the value, submits."""
+    Select(css("select[data-role='type']", dialog)).select_by_value(kind)
+    value = css("input[data-role='value']", dialog)
+    value.clear()
+    value.send_keys(text)
+    click(css("button[type='submit']", dialog))
+
+
 @check
 def edit_field_then_read_with_client():
     open_url(page("open", "alltypes"))
@@ -267,22 +276,14 @@ def edit_field_then_read_with_client():
     click(css('button[aria-label="Add field"]'))
     dialog = wait_for(lambda: css("dialog[open]"), "the add-field editor opens")
     css("input", dialog).send_keys("added_at")
-    Select(css("select[data-role='type']", dialog)).select_by_value("timestamp")
-    stamp = css("input[data-role='value']", dialog)
-    stamp.clear()
-    stamp.send_keys("2026-01-02T03:04:05.250Z")
-    click(css("button[type='submit']", dialog))
+    submit_typed_value(dialog, "timestamp", "2026-01-02T03:04:05.250Z")
     wait_for(lambda: field_type("added_at") == "timestamp", "the new timestamp shown")
     added = client.document("open/alltypes").get().get("added_at")
     assert added == datetime.datetime(2026, 1, 2, 3, 4, 5, 250000, tzinfo=datetime.timezone.utc), added
     # A nested value in an array (the array is written whole) and a changed type.
     click(css('button[aria-label="Edit field tags[1]"]'))
     dialog = wait_for(lambda: css("dialog[open]"), "the element editor opens")
-    Select(css("select[data-role='type']", dialog)).select_by_value("double")
-    number = css("input[data-role='value']", dialog)
-    number.clear()
-    number.send_keys("2.5")
-    click(css("button[type='submit']", dialog))
+    submit_typed_value(dialog, "double", "2.5")
     wait_for(lambda: field_type("tags[1]") == "double", "the element is a double")
     assert client.document("open/alltypes").get().get("tags") == ["a", 2.5, {"deep": True}]
     shot("edited-fields")

@@ -98,14 +98,17 @@ let package = Package(
             exclude: ["Console/Assets"],
             swiftSettings: upcoming
         ),
-        // The Swift client API: FirebaseFirestore's names over a remote emulator through gRPC. It
-        // does not link LevelDB, the store or the rules engine (scripts/check-imports).
+        // The Swift client API: FirebaseFirestore's names over a remote emulator through gRPC. Its
+        // persistent cache is a LevelDB folder (as the iOS SDK's); it never links the store or the
+        // rules engine (scripts/check-imports).
         .target(
             name: "Hearth",
             dependencies: [
                 "DocumentModel",
                 "FirestoreProto",
                 "FirestoreWire",
+                "LevelDB",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),

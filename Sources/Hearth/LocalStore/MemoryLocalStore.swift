@@ -1,0 +1,131 @@
+import DocumentModel
+import Synchronization
+
+/// The local cache in memory (`MemoryCacheSettings`): gone with the process, with the same
+/// semantics as `PersistentLocalStore` (see `LocalStore`), over dictionaries under a `Mutex`.
+package final class MemoryLocalStore: LocalStore {
+    private struct Stored {
+        var entry: RemoteEntry
+        /// The size the entry counts for, as `PersistentLocalStore` counts it.
+        var size: Int64
+    }
+
+    private struct State {
+        var entries: [DocumentName: Stored] = [:]
+        var targets: [String: TargetRecord] = [:]
+        var batches: [Int64: MutationBatch] = [:]
+        var lastBatchID: Int64 = 0
+        var size: Int64 = 0
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    /// The size limit of the remote entries; negative: none.
+    package let sizeBytes: Int64
+
+    /// An empty cache; `sizeBytes`: the size estimate above which remote entries are evicted
+    /// (negative, the default: never).
+    package init(sizeBytes: Int64 = -1) {
+        self.sizeBytes = sizeBytes
+    }
+
+    /// The current size estimate of the remote entries.
+    package var sizeEstimate: Int64 { state.withLock { $0.size } }
+
+    private func withOpenState<R>(_ body: (inout State) throws -> R) throws -> R {
+        try state.withLock { state in
+            guard !state.closed else { throw FirestoreError(.failedPrecondition, "The memory cache is closed") }
+            return try body(&state)
+        }
+    }
+
+    package func entry(_ name: DocumentName) throws -> RemoteEntry? {
+        try withOpenState { $0.entries[name]?.entry }
+    }
+
+    package func documents(in database: DatabaseID, parent: ResourcePath, collectionID: String, allDescendants: Bool) throws
+        -> [Document]
+    {
+        let prefix = parent.segments + (!allDescendants && !collectionID.isEmpty ? [collectionID] : [])
+        let found = try withOpenState { state in
+            state.entries.values.compactMap { stored -> Document? in
+                guard let document = stored.entry.document, document.name.databaseID == database else { return nil }
+                let segments = document.name.path.segments
+                guard segments.count > parent.segments.count, segments.starts(with: prefix) else { return nil }
+                return document
+            }
+        }
+        // Storage-key order, as the persistent cache answers.
+        return found.map { (LocalStoreLayout.documentKey($0.name), $0) }
+            .sorted { $0.0.lexicographicallyPrecedes($1.0) }
+            .map(\.1)
+    }
+
+    package func target(_ key: String) throws -> TargetRecord? {
+        try withOpenState { $0.targets[key] }
+    }
+
+    package func mutationBatches() throws -> [MutationBatch] {
+        try withOpenState { $0.batches.values.sorted { $0.batchID < $1.batchID } }
+    }
+
+    package func nextBatchID() throws -> Int64 {
+        try withOpenState { $0.lastBatchID + 1 }
+    }
+
+    package func apply(_ change: LocalStoreChange) throws {
+        try withOpenState { state in
+            // Validate first, so that a refused change changes nothing.
+            var lastBatchID = state.lastBatchID
+            for batch in change.addedBatches {
+                guard batch.batchID > lastBatchID else {
+                    throw FirestoreError(
+                        .invalidArgument,
+                        "Mutation batch \(batch.batchID) is not above the last batch ID \(lastBatchID) of the cache")
+                }
+                lastBatchID = batch.batchID
+            }
+            for (name, entry) in change.entries {
+                let size = LocalStoreLayout.size(
+                    key: LocalStoreLayout.documentKey(name), value: LocalStoreLayout.encode(entry))
+                state.size += size - (state.entries[name]?.size ?? 0)
+                state.entries[name] = Stored(entry: entry, size: size)
+            }
+            for (key, record) in change.targets {
+                state.targets[key] = record
+            }
+            for id in change.removedBatchIDs {
+                state.batches[id] = nil
+            }
+            for batch in change.addedBatches {
+                state.batches[batch.batchID] = batch
+            }
+            state.lastBatchID = lastBatchID
+            if CacheEviction.isOver(state.size, limit: sizeBytes) { evict(&state) }
+        }
+    }
+
+    private func evict(_ state: inout State) {
+        let protected = Set(state.batches.values.flatMap { $0.writes.map(\.name) })
+        let candidates = state.entries.map { name, stored in
+            CacheEviction.Candidate(key: name, readTime: stored.entry.readTime, size: stored.size)
+        }
+        let victims = CacheEviction.victims(
+            candidates, protected: protected, total: state.size, limit: sizeBytes, orderedBy: <)
+        guard !victims.isEmpty else { return }
+        for victim in victims {
+            state.entries[victim.key] = nil
+            state.size -= victim.size
+        }
+        state.targets.removeAll()
+    }
+
+    package func close() throws {
+        state.withLock { state in
+            state.closed = true
+            state.entries.removeAll()
+            state.targets.removeAll()
+            state.batches.removeAll()
+        }
+    }
+}

@@ -1,0 +1,290 @@
+import DocumentModel
+import Foundation
+internal import LevelDB
+import Synchronization
+
+/// The local cache in a LevelDB folder (`PersistentCacheSettings`), as the iOS SDK's persistent
+/// cache: remote documents, target records and the mutation queue survive restarts and crashes.
+/// Keys and values: `LocalStoreLayout`; size and eviction: `LocalStore`.
+///
+/// One instance at a time holds the folder (LevelDB's `LOCK` file, in this process or another):
+/// a second open throws `.failedPrecondition`. LevelDB runs with paranoid checks and every read
+/// verifies block checksums, as the document store does, so damage is `.dataLoss`, never a
+/// silently shorter cache.
+///
+/// ```swift
+/// let cache = try PersistentLocalStore(path: folder, sizeBytes: 100 * 1024 * 1024)
+/// try cache.apply(LocalStoreChange(addedBatches: [batch]))   // synced: survives a crash
+/// try cache.close()
+/// try PersistentLocalStore.destroy(path: folder)             // clearPersistence
+/// ```
+package final class PersistentLocalStore: LocalStore {
+    private struct State {
+        /// The size estimate of the remote entries (see `LocalStore`).
+        var size: Int64
+        /// The highest batch ID ever added.
+        var lastBatchID: Int64
+        var closed = false
+    }
+
+    /// The cache's folder.
+    package let path: String
+    /// The size estimate above which remote entries are evicted; negative: never.
+    package let sizeBytes: Int64
+    private let database: Database
+    /// Serializes changes, with the running size estimate and the last batch ID.
+    private let state: Mutex<State>
+
+    /// Opens the cache in the folder `path`, creating the folder (and its parents) if absent.
+    ///
+    /// Recomputes the size estimate with one scan of the remote entries, and evicts at once if
+    /// it is above `sizeBytes`.
+    ///
+    /// - Throws: `FirestoreError(.failedPrecondition, "The persistent cache at <path> is in use
+    ///   by another Firestore instance or process ...")` when another instance holds the folder;
+    ///   `.failedPrecondition` for a cache written by a newer layout; `.dataLoss` for damage;
+    ///   `.internal` when the folder cannot be created or read.
+    package init(path: String, sizeBytes: Int64) throws {
+        self.path = path
+        self.sizeBytes = sizeBytes
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw FirestoreError(
+                .internal, "Cannot create the persistent cache folder \(path): \(error.localizedDescription)")
+        }
+        let database: Database
+        do {
+            database = try Database(path: path, options: OpenOptions())
+        } catch let error as LevelDBError {
+            throw Self.cacheError(error, path: path)
+        }
+        do {
+            let (size, lastBatchID) = try Self.prepare(database, path: path)
+            self.database = database
+            state = Mutex(State(size: size, lastBatchID: lastBatchID))
+            if CacheEviction.isOver(size, limit: sizeBytes) {
+                try state.withLock { try evict(&$0) }
+            }
+        } catch {
+            try? database.close()
+            throw error
+        }
+    }
+
+    /// Checks (or writes) the layout version; returns the size estimate and the last batch ID.
+    private static func prepare(_ database: Database, path: String) throws -> (size: Int64, lastBatchID: Int64) {
+        try mappingErrors(path: path) {
+            if let stored = try database.get(LocalStoreLayout.formatKey) {
+                let format = try LocalStoreLayout.decodeInteger(stored, what: "layout version")
+                guard format <= LocalStoreLayout.format else {
+                    throw FirestoreError(
+                        .failedPrecondition,
+                        "The persistent cache at \(path) has layout version \(format), newer than this Hearth's "
+                            + "(\(LocalStoreLayout.format)); clear it (clearPersistence) or use a newer Hearth")
+                }
+            } else {
+                try database.put(LocalStoreLayout.formatKey, LocalStoreLayout.encodeInteger(LocalStoreLayout.format),
+                                 sync: true)
+            }
+            var size: Int64 = 0
+            try database.forEachEntry(
+                withPrefix: [LocalStoreLayout.documentTag], options: ReadOptions(fillCache: false)
+            ) { key, value in
+                size += LocalStoreLayout.size(key: key, value: value)
+            }
+            var lastBatchID: Int64 = 0
+            if let stored = try database.get(LocalStoreLayout.lastBatchIDKey) {
+                lastBatchID = Int64(bitPattern: try LocalStoreLayout.decodeInteger(stored, what: "last batch ID"))
+            }
+            return (size, lastBatchID)
+        }
+    }
+
+    /// Deletes the cache's folder (`Firestore.clearPersistence()`); an absent folder is fine.
+    /// A damaged cache is deleted too.
+    ///
+    /// - Throws: `.failedPrecondition` while an instance (in this process or another) has the
+    ///   cache open; `.internal` when the folder cannot be deleted.
+    package static func destroy(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        var options = OpenOptions()
+        options.createIfMissing = false
+        do {
+            try Database(path: path, options: options).close()
+        } catch let error as LevelDBError where error.code == .databaseInUse {
+            throw cacheError(error, path: path)
+        } catch {
+            // No database or a damaged one: the folder goes all the same.
+        }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw FirestoreError(
+                .internal, "Cannot delete the persistent cache at \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The current size estimate of the remote entries.
+    package var sizeEstimate: Int64 { state.withLock { $0.size } }
+
+    package func entry(_ name: DocumentName) throws -> RemoteEntry? {
+        try mappingErrors {
+            guard let value = try database.get(LocalStoreLayout.documentKey(name)) else { return nil }
+            return try LocalStoreLayout.decodeEntry(value, name: name)
+        }
+    }
+
+    package func documents(
+        in database: DatabaseID, parent: ResourcePath, collectionID: String, allDescendants: Bool
+    ) throws -> [Document] {
+        let prefix = LocalStoreLayout.documentScanPrefix(
+            database: database, parent: parent, collectionID: collectionID, allDescendants: allDescendants)
+        var documents: [Document] = []
+        try mappingErrors {
+            try self.database.forEachEntry(withPrefix: prefix) { key, value in
+                guard LocalStoreLayout.entryHoldsDocument(value) else { return }
+                let name = try LocalStoreLayout.documentName(fromKey: key)
+                // The parent document itself is not below the parent.
+                guard name.path.segments.count > parent.segments.count,
+                    let document = try LocalStoreLayout.decodeEntry(value, name: name).document
+                else { return }
+                documents.append(document)
+            }
+        }
+        return documents
+    }
+
+    package func target(_ key: String) throws -> TargetRecord? {
+        try mappingErrors {
+            guard let value = try database.get(LocalStoreLayout.targetKey(key)) else { return nil }
+            return try LocalStoreLayout.decodeTarget(value, key: key)
+        }
+    }
+
+    package func mutationBatches() throws -> [MutationBatch] {
+        var batches: [MutationBatch] = []
+        try mappingErrors {
+            try database.forEachEntry(withPrefix: [LocalStoreLayout.batchTag]) { key, value in
+                batches.append(try LocalStoreLayout.decodeBatch(value, batchID: LocalStoreLayout.batchID(fromKey: key)))
+            }
+        }
+        return batches
+    }
+
+    package func nextBatchID() throws -> Int64 {
+        try withOpenState { $0.lastBatchID + 1 }
+    }
+
+    /// Applies `change` in one LevelDB write batch, synced when it adds or removes mutation
+    /// batches; then evicts if the size estimate is above `sizeBytes` (a separate, unsynced write).
+    package func apply(_ change: LocalStoreChange) throws {
+        try withOpenState { state in
+            let batch = LevelDB.WriteBatch()
+            var lastBatchID = state.lastBatchID
+            for added in change.addedBatches {
+                guard added.batchID > lastBatchID else {
+                    throw FirestoreError(
+                        .invalidArgument,
+                        "Mutation batch \(added.batchID) is not above the last batch ID \(lastBatchID) of the cache")
+                }
+                lastBatchID = added.batchID
+            }
+            var size = state.size
+            for (name, entry) in change.entries {
+                let key = LocalStoreLayout.documentKey(name)
+                let value = LocalStoreLayout.encode(entry)
+                if let old = try database.get(key) { size -= LocalStoreLayout.size(key: key, value: old) }
+                size += LocalStoreLayout.size(key: key, value: value)
+                batch.put(key, value)
+            }
+            for (key, record) in change.targets {
+                if let record {
+                    batch.put(LocalStoreLayout.targetKey(key), LocalStoreLayout.encode(record))
+                } else {
+                    batch.delete(LocalStoreLayout.targetKey(key))
+                }
+            }
+            for id in change.removedBatchIDs {
+                batch.delete(LocalStoreLayout.batchKey(id))
+            }
+            for added in change.addedBatches {
+                batch.put(LocalStoreLayout.batchKey(added.batchID), try LocalStoreLayout.encode(added))
+            }
+            if lastBatchID != state.lastBatchID {
+                batch.put(LocalStoreLayout.lastBatchIDKey, LocalStoreLayout.encodeInteger(UInt64(bitPattern: lastBatchID)))
+            }
+            try database.write(batch, sync: change.changesBatches)
+            state.size = size
+            state.lastBatchID = lastBatchID
+            if CacheEviction.isOver(size, limit: sizeBytes) { try evict(&state) }
+        }
+    }
+
+    /// Evicts remote entries no pending batch writes, oldest read time first, until the size is
+    /// under 90% of `sizeBytes`, and removes every target record (see `LocalStore`). Measures
+    /// the entries again on the way, so the estimate is exact afterwards.
+    private func evict(_ state: inout State) throws {
+        var protected = Set<[UInt8]>()
+        try database.forEachEntry(withPrefix: [LocalStoreLayout.batchTag]) { key, value in
+            let batch = try LocalStoreLayout.decodeBatch(value, batchID: LocalStoreLayout.batchID(fromKey: key))
+            for write in batch.writes { protected.insert(LocalStoreLayout.documentKey(write.name)) }
+        }
+        var candidates: [CacheEviction.Candidate<[UInt8]>] = []
+        var total: Int64 = 0
+        try database.forEachEntry(
+            withPrefix: [LocalStoreLayout.documentTag], options: ReadOptions(fillCache: false)
+        ) { key, value in
+            let size = LocalStoreLayout.size(key: key, value: value)
+            total += size
+            candidates.append(.init(key: key, readTime: try LocalStoreLayout.readTime(ofEntry: value), size: size))
+        }
+        state.size = total
+        let victims = CacheEviction.victims(
+            candidates, protected: protected, total: total, limit: sizeBytes,
+            orderedBy: { $0.lexicographicallyPrecedes($1) })
+        guard !victims.isEmpty else { return }
+        let batch = LevelDB.WriteBatch()
+        for victim in victims { batch.delete(victim.key) }
+        try database.forEachEntry(withPrefix: [LocalStoreLayout.targetTag]) { key, _ in batch.delete(key) }
+        try database.write(batch)
+        state.size = total - victims.reduce(0) { $0 + $1.size }
+    }
+
+    package func close() throws {
+        try state.withLock { state in
+            guard !state.closed else { return }
+            try mappingErrors { try database.close() }
+            state.closed = true
+        }
+    }
+
+    private func withOpenState<R: Sendable>(_ body: (inout State) throws -> R) throws -> R {
+        try state.withLock { state in
+            guard !state.closed else { throw FirestoreError(.failedPrecondition, "The persistent cache at \(path) is closed") }
+            return try mappingErrors { try body(&state) }
+        }
+    }
+
+    private func mappingErrors<R>(_ body: () throws -> R) throws -> R {
+        try Self.mappingErrors(path: path, body)
+    }
+
+    private static func mappingErrors<R>(path: String, _ body: () throws -> R) throws -> R {
+        do { return try body() } catch let error as LevelDBError { throw cacheError(error, path: path) }
+    }
+
+    /// The `FirestoreError` of a LevelDB failure, naming the cache's folder.
+    private static func cacheError(_ error: LevelDBError, path: String) -> FirestoreError {
+        switch error.code {
+        case .databaseInUse:
+            FirestoreError(
+                .failedPrecondition,
+                "The persistent cache at \(path) is in use by another Firestore instance or process; terminate "
+                    + "that instance first (\(error.message))")
+        case .corruption: FirestoreError(.dataLoss, "The persistent cache at \(path) is damaged: \(error.message)")
+        case .closed: FirestoreError(.failedPrecondition, "The persistent cache at \(path) is closed")
+        default: FirestoreError(.internal, "The persistent cache at \(path) failed: \(error.message)")
+        }
+    }
+}

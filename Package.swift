@@ -232,6 +232,10 @@ let package = Package(
             swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .testTarget(name: "HearthCLITests", dependencies: ["HearthCLI", "DocumentModel", "DocumentStore"], swiftSettings: upcoming),
+        // The offline client (Docs/OfflineClient.md) against real servers in child processes, killed
+        // and restarted mid-test: `hearth start` (HearthCLI, so that it is built) and Google's
+        // emulator where installed.
+        .testTarget(name: "OfflineTests", dependencies: ["Hearth", "DocumentModel", "HearthCLI"], swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

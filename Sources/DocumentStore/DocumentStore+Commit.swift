@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import LevelDB
 
 extension DocumentStore {
@@ -109,14 +110,15 @@ extension DocumentStore {
                     let current = pending.state(at: position)
                     if authorizer != nil { existedBefore.append(current?.document != nil) }
                     do {
-                        try WriteApplier.check(write.precondition, against: current, name: write.name)
+                        try WriteApplication.check(write.precondition, against: current?.document, name: write.name)
                     } catch let error as FirestoreError where authorizer != nil {
                         // Firestore judges security rules before preconditions: a denied write
                         // reports PERMISSION_DENIED even when its precondition fails too.
                         if deferredFailure == nil { deferredFailure = error }
                     }
-                    let (next, transformResults) = try WriteApplier.apply(write, to: current, commitTime: commitTime)
-                    pending.record(next, at: position)
+                    let (document, transformResults) = try WriteApplication.apply(
+                        write, to: current?.document, commitTime: commitTime)
+                    pending.record(document.map(StoredVersion.live) ?? .tombstone, at: position)
                     positions.append(position)
                     results.append(WriteResult(updateTime: nil, transformResults: transformResults))
                 }

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 extension DocumentStore {
     /// Begins a transaction.

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// Firestore's rules for the fields of a written document, with the messages of Google's
 /// emulator (quoted in each throw), which name the offending property:

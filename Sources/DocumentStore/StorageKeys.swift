@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// Every LevelDB key Hearth writes, in one place.
 ///

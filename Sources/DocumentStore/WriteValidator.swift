@@ -158,13 +158,4 @@ enum WriteValidator {
             throw FirestoreError.invalidArgument("timestamp cannot have more than microseconds precision")
         }
     }
-
-    /// Checks the 1 MiB limit on a document's storage size.
-    static func validateSize(of fields: MapValue, name: DocumentName) throws {
-        let size = StorageSize.document(path: name.path, fields: fields)
-        guard size <= StorageSize.maxDocumentBytes else {
-            throw FirestoreError.invalidArgument(
-                "maximum entity size is \(StorageSize.maxDocumentBytes) bytes (\(name.resourceName) would be \(size) bytes)")
-        }
-    }
 }

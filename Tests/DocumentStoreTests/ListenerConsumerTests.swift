@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import QueryEngine
 import Synchronization
 import Testing
 

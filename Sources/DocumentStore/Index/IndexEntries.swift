@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import LevelDB
 
 /// The single-field index entries of a document, and the changes a commit makes to them.

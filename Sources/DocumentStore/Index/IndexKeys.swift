@@ -1,14 +1,6 @@
 import DocumentModel
+import QueryEngine
 import LevelDB
-
-/// The kind of an index entry: the byte after the field path in an index key.
-enum IndexKind: UInt8 {
-    // 0x00 was the per-document entry of formats 2 to 4.
-    /// The field's whole value (also for maps, and for each value inside a map at its path).
-    case value = 0x01
-    /// One distinct element of an array field, for `array-contains` and `array-contains-any`.
-    case element = 0x02
-}
 
 /// Keys of the single-field index table (`04`) and of the index-groups table (`05`); the layout
 /// is documented in `StorageKeys`: `04 | group id | field path | kind | value | document path`,

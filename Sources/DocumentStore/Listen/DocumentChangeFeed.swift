@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// The commits that change a listen target's documents, as they are published: each with the
 /// documents' states before and after it. Unlike a `ListenerStream` it never reads the target

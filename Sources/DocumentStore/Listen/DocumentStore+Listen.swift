@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 extension DocumentStore {
     /// Starts listening to a document or a query.

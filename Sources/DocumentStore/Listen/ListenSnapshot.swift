@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// The state of a listener's target at one commit version, with what changed since the
 /// snapshot before it.
@@ -16,24 +17,4 @@ public struct ListenSnapshot: Sendable, Hashable {
     /// Whether this snapshot starts from nothing (the first snapshot, or a reset after a stale
     /// resume token or a consumer that fell too far behind) rather than from the previous one.
     public var isReset: Bool
-}
-
-/// One change of a document in a listener's results.
-public struct ListenChange: Sendable, Hashable {
-    /// The kind of change.
-    public enum Kind: Sendable, Hashable {
-        case added
-        case modified
-        case removed
-    }
-
-    /// The kind of change.
-    public var kind: Kind
-    /// The document after the change (before it, for a removal).
-    public var document: Document
-    /// Its index before the change, with all earlier changes of the snapshot applied; -1 for
-    /// an addition.
-    public var oldIndex: Int
-    /// Its index after the change; -1 for a removal.
-    public var newIndex: Int
 }

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import Synchronization
 
 /// One registered listener: its target, the result it last delivered, and the commits

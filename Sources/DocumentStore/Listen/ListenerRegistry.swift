@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import Synchronization
 
 /// The listeners of a store, indexed so that publishing a commit touches only the listeners

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import Synchronization
 
 /// A listener's snapshots as an `AsyncSequence`: first the target's full state, then one

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// A document a plan proposes: its encoded path, the encoded value of the first ordered field
 /// for field-ordered scans (`runKey`), and the document itself when the source read it.

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import LevelDB
 
 /// The documents of a query's scope read from the documents table at the reader's version, in

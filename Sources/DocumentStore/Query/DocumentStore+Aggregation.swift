@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// The answer to an aggregation query.
 public struct AggregationResult: Sendable, Hashable {

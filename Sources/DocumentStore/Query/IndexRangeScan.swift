@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import LevelDB
 
 /// Reads the index entries of one field (one kind) whose values lie in a `ValueRanges`, in key

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// What the executor runs; `QueryPlan` is its public description.
 indirect enum PhysicalPlan {

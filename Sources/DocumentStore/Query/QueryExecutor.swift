@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// Runs a planned query: reads candidates, checks each document against the whole filter and
 /// the ordered fields, puts them in the query's order, and applies cursors, offset and limit.
@@ -101,34 +102,4 @@ struct QueryExecutor {
         let reference = NamePaths.referencePrefix(query.scope.database) + path
         return planned.namePredicates.allSatisfy { $0.ranges.contains(reference) }
     }
-}
-
-/// The cursors, offset and limit, applied to results arriving in the query's order.
-private struct ResultWindow {
-    let query: PreparedQuery
-    let ordering: QueryOrdering
-    private var skipped = 0
-    private var taken = 0
-
-    init(query: PreparedQuery, ordering: QueryOrdering) {
-        self.query = query
-        self.ordering = ordering
-    }
-
-    enum Admission { case skip, take, stop }
-
-    /// What to do with the next document in order.
-    mutating func admit(_ document: Document) -> Admission {
-        if let start = query.startAt, ordering.precedesStart(document, start) { return .skip }
-        if let end = query.endAt, ordering.followsEnd(document, end) { return .stop }
-        if skipped < query.offset {
-            skipped += 1
-            return .skip
-        }
-        taken += 1
-        return .take
-    }
-
-    /// Whether the limit is reached.
-    var isFull: Bool { query.limit.map { taken >= $0 } ?? false }
 }

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 import LevelDB
 
 /// Chooses how to answer a prepared query.

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// What a query or aggregation in a read-write transaction read, including what it did not
 /// find: its scope (collection or collection group under a parent), its filter, the documents

@@ -1,5 +1,4 @@
 import DocumentModel
-import LevelDB
 
 /// A set of values as sorted, disjoint, half-open intervals of their `OrderedKey` encodings.
 ///
@@ -8,49 +7,49 @@ import LevelDB
 /// set answers both questions the engine asks: which index keys to read (the intervals, after
 /// the field's key prefix) and whether a document's value passes (`contains`), so the index and
 /// the evaluation of fetched documents cannot disagree.
-struct ValueRanges: Equatable, Sendable {
+package struct ValueRanges: Equatable, Sendable {
     /// `lower ..< upper` in encoded bytes; `upper == nil` has no end.
-    struct Interval: Equatable, Sendable {
-        var lower: [UInt8]
-        var upper: [UInt8]?
+    package struct Interval: Equatable, Sendable {
+        package var lower: [UInt8]
+        package var upper: [UInt8]?
         /// Whether the interval holds exactly the one value whose encoding is `lower`.
-        var isPoint: Bool
+        package var isPoint: Bool
     }
 
     /// The intervals, sorted and disjoint.
-    private(set) var intervals: [Interval]
+    package private(set) var intervals: [Interval]
 
     private init(_ intervals: [Interval]) { self.intervals = intervals }
 
     /// Every value.
-    static let all = ValueRanges([Interval(lower: [], upper: nil, isPoint: false)])
+    package static let all = ValueRanges([Interval(lower: [], upper: nil, isPoint: false)])
     /// No value.
-    static let empty = ValueRanges([])
+    package static let empty = ValueRanges([])
 
     /// The values whose encodings lie in `lower ..< upper`.
-    static func between(_ lower: [UInt8], _ upper: [UInt8]?) -> ValueRanges {
+    package static func between(_ lower: [UInt8], _ upper: [UInt8]?) -> ValueRanges {
         if let upper, !lower.lexicographicallyPrecedes(upper) { return .empty }
         return ValueRanges([Interval(lower: lower, upper: upper, isPoint: false)])
     }
 
     /// Exactly the given values (duplicates, such as `1` and `1.0`, collapse).
-    static func points(_ values: [Value]) -> ValueRanges {
+    package static func points(_ values: [Value]) -> ValueRanges {
         let encodings = values.map(OrderedKey.encoding(of:)).sorted { $0.lexicographicallyPrecedes($1) }
         var intervals: [Interval] = []
         for encoding in encodings where intervals.last?.lower != encoding {
-            intervals.append(Interval(lower: encoding, upper: KeyRange.successor(ofPrefix: encoding), isPoint: true))
+            intervals.append(Interval(lower: encoding, upper: OrderedKey.successor(ofPrefix: encoding), isPoint: true))
         }
         return ValueRanges(intervals)
     }
 
-    var isEmpty: Bool { intervals.isEmpty }
+    package var isEmpty: Bool { intervals.isEmpty }
 
     /// Whether every interval is a single value (an equality-like filter): within one value,
     /// index entries come in document-name order.
-    var isPoints: Bool { !intervals.isEmpty && intervals.allSatisfy(\.isPoint) }
+    package var isPoints: Bool { !intervals.isEmpty && intervals.allSatisfy(\.isPoint) }
 
     /// Whether the encoded value `encoding` is in the set.
-    func contains(_ encoding: [UInt8]) -> Bool {
+    package func contains(_ encoding: [UInt8]) -> Bool {
         intervals.contains { interval in
             !encoding.lexicographicallyPrecedes(interval.lower)
                 && (interval.upper.map { encoding.lexicographicallyPrecedes($0) } ?? true)
@@ -58,7 +57,7 @@ struct ValueRanges: Equatable, Sendable {
     }
 
     /// The values in both sets.
-    func intersection(_ other: ValueRanges) -> ValueRanges {
+    package func intersection(_ other: ValueRanges) -> ValueRanges {
         var result: [Interval] = []
         var left = 0
         var right = 0
@@ -78,7 +77,7 @@ struct ValueRanges: Equatable, Sendable {
     }
 
     /// The values of `self` that are not in `removed`.
-    func subtracting(_ removed: ValueRanges) -> ValueRanges {
+    package func subtracting(_ removed: ValueRanges) -> ValueRanges {
         var complement: [Interval] = []
         var start: [UInt8] = []
         for interval in removed.intervals {
@@ -98,29 +97,4 @@ struct ValueRanges: Equatable, Sendable {
         guard let b else { return a }
         return a.lexicographicallyPrecedes(b) ? a : b
     }
-}
-
-/// The encoded-value intervals of Firestore's types, from the type tags of `OrderedKey`.
-enum ValueTypeRanges {
-    /// Per type, in type order (null ... array, vector, map): the first byte of the encodings a range filter
-    /// can match (numbers start at `10`, after NaN's `0F`, which range filters never match), and
-    /// the first byte after the type (booleans end where NaN starts).
-    private static let typeBounds: [(lower: UInt8, upper: UInt8)] = [
-        (0x05, 0x0A), (0x0A, 0x0F), (0x10, 0x14), (0x14, 0x19), (0x19, 0x1E), (0x1E, 0x23), (0x23, 0x28),
-        (0x28, 0x2D), (0x2D, 0x30), (0x30, 0x32), (0x32, 0x33),
-    ]
-
-    /// The values of the same type as `value` that a range filter can match: numbers without
-    /// NaN, which Firestore's range filters never return.
-    static func sameType(as value: Value) -> ValueRanges {
-        let bounds = typeBounds[value.typeOrder]
-        return .between([bounds.lower], [bounds.upper])
-    }
-
-    /// Every value but null.
-    static let nonNull = ValueRanges.between([typeBounds[1].lower], nil)
-    /// The null value.
-    static let null = ValueRanges.points([.null])
-    /// NaN.
-    static let nan = ValueRanges.points([.double(.nan)])
 }

@@ -10,23 +10,23 @@ import DocumentModel
 /// - a threshold keeps distances at most it (`dotProduct`: at least it), never NaN;
 /// - the distance is returned in `distanceResultField` (a top-level field name, replacing a
 ///   field of that name) before the query's projection applies.
-struct NearestNeighbors: Sendable {
-    enum Measure: Sendable {
+package struct NearestNeighbors: Sendable {
+    package enum Measure: Sendable {
         case euclidean, cosine, dotProduct
     }
 
     /// The largest `limit` Firestore accepts.
-    static let maxLimit = 1000
+    package static let maxLimit = 1000
 
-    let field: FieldPath
-    let queryVector: [Double]
-    let measure: Measure
-    let limit: Int
-    let resultField: String?
-    let threshold: Double?
+    package let field: FieldPath
+    package let queryVector: [Double]
+    package let measure: Measure
+    package let limit: Int
+    package let resultField: String?
+    package let threshold: Double?
 
     /// Validates `search`, part of `query`, with Google's emulator's messages.
-    init(validating search: FindNearest, in query: StructuredQuery) throws {
+    package init(validating search: FindNearest, in query: StructuredQuery) throws {
         if query.limit != nil { throw FirestoreError.invalidArgument("A query limit cannot be used with FindNearest") }
         if query.offset != 0 { throw FirestoreError.invalidArgument("A query offset cannot be used with FindNearest") }
         if query.startAt != nil || query.endAt != nil {
@@ -58,7 +58,7 @@ struct NearestNeighbors: Sendable {
     }
 
     /// The nearest of `documents` (in the query's order), nearest first, with their distance.
-    func nearest(_ documents: [Document]) -> [Document] {
+    package func nearest(_ documents: [Document]) -> [Document] {
         var ranked: [(distance: Double, position: Int, document: Document)] = []
         for (position, document) in documents.enumerated() {
             guard let vector = document.fields.value(at: field)?.vectorElements, vector.count == queryVector.count
@@ -84,7 +84,7 @@ struct NearestNeighbors: Sendable {
 
     /// The distance (or, for `dotProduct`, the similarity) of `vector` from the query vector,
     /// computed as Google's emulator does (the same bits for cosine and dot product).
-    func distance(to vector: [Double]) -> Double {
+    package func distance(to vector: [Double]) -> Double {
         switch measure {
         case .euclidean:
             var sum = 0.0

@@ -6,12 +6,12 @@ import DocumentModel
 /// `array-contains-any` expanded into one disjunct per value, and allows at most 30. Measured on
 /// Google's emulator: an `AND` whose product of disjunctions exceeds 60 fails at once with a
 /// shorter message; `OR` sums are checked only at the end.
-enum FilterNormalForm {
-    static let maxDisjunctions = 30
+package enum FilterNormalForm {
+    package static let maxDisjunctions = 30
 
     /// The conjunctions of `filter` (with `in` and `array-contains-any` kept whole), after
     /// checking the limits that concern the filter's shape.
-    static func conjunctions(of filter: CompiledFilter) throws -> [[QueryPredicate]] {
+    package static func conjunctions(of filter: CompiledFilter) throws -> [[QueryPredicate]] {
         let predicates = filter.predicates
         let negations = predicates.filter { predicate in
             switch predicate.test {
@@ -88,7 +88,7 @@ enum FilterNormalForm {
 
 extension QueryPredicate.Test {
     /// The field operator, or `nil` for a unary test.
-    var fieldOperator: QueryFilter.FieldOperator? {
+    package var fieldOperator: QueryFilter.FieldOperator? {
         if case .field(let op, _) = self { return op }
         return nil
     }
@@ -96,7 +96,7 @@ extension QueryPredicate.Test {
 
 extension CompiledFilter {
     /// Whether the tree holds an `OR`.
-    var containsOr: Bool {
+    package var containsOr: Bool {
         switch self {
         case .predicate: false
         case .or: true

@@ -3,16 +3,16 @@ import DocumentModel
 /// Checks a query against Firestore's rules and prepares it for planning: compiles the
 /// filter, adds the implicit orders, checks cursors. Messages and codes are Google's
 /// emulator's, measured against it (see `Docs/Compatibility.md`); all are `.invalidArgument`.
-enum QueryValidator {
+package enum QueryValidator {
     /// The most values in an `in` or `array-contains-any` list.
-    static let maxInValues = 30
+    package static let maxInValues = 30
     /// The most values in a `not-in` list.
-    static let maxNotInValues = 10
+    package static let maxNotInValues = 10
 
     /// Validates `query`; `aggregated` are the fields an aggregation sums or averages, which
     /// Google's emulator orders by (documents lacking one do not count, not even for a count in
     /// the same request).
-    static func prepare(_ query: Query, aggregated: [FieldPath] = []) throws -> PreparedQuery {
+    package static func prepare(_ query: Query, aggregated: [FieldPath] = []) throws -> PreparedQuery {
         let structured = query.structured
         guard structured.limit.map({ $0 >= 0 }) ?? true else { throw FirestoreError.invalidArgument("limit is negative") }
         guard structured.offset >= 0 else { throw FirestoreError.invalidArgument("offset is negative") }
@@ -50,7 +50,7 @@ enum QueryValidator {
     }
 
     /// The parent must be the root or a document; the collection id a valid id (or empty).
-    static func validatedScope(_ query: Query) throws -> QueryScope {
+    package static func validatedScope(_ query: Query) throws -> QueryScope {
         let parent = query.parent
         guard parent.segments.isEmpty || parent.isDocument else {
             let name = "\(query.database.resourceName)/documents/\(parent)"
@@ -68,7 +68,7 @@ enum QueryValidator {
 
     /// Field paths of filters, orders, projections and aggregations: at most 20 names, at most
     /// 1,499 bytes, no reserved names (`__name__` only as the whole path).
-    static func validateFieldPath(_ path: FieldPath) throws {
+    package static func validateFieldPath(_ path: FieldPath) throws {
         guard path.segments.count <= 20 else {
             throw FirestoreError.invalidArgument("paths must have at most 20 elements")
         }

@@ -4,9 +4,9 @@ import DocumentModel
 /// removals first, then additions, then modifications, each group in the query's order; each
 /// change's indexes are positions in the result with all earlier changes applied (the result
 /// kept sorted by the query's order).
-enum SnapshotDiff {
+package enum SnapshotDiff {
     /// - Parameter precedes: the query's order (a strict order on documents, names last).
-    static func changes(
+    package static func changes(
         from old: [Document], to new: [Document], precedes: (Document, Document) -> Bool
     ) -> [ListenChange] {
         var oldByName: [DocumentName: Document] = [:]

@@ -1,5 +1,4 @@
 import DocumentModel
-import LevelDB
 
 /// One test of one field (or of the document name) from a query's filter, as the set of
 /// values it accepts (`ValueRanges`) in the field's value or array-element index entries.
@@ -16,22 +15,22 @@ import LevelDB
 /// - null and NaN in `in` and `array-contains-any` lists are ignored, and `array-contains` of
 ///   null or NaN matches nothing;
 /// - `IS_NOT_NAN` matches neither NaN nor null; `IS_NOT_NULL` matches NaN.
-struct QueryPredicate: Sendable {
+package struct QueryPredicate: Sendable {
     /// What is tested.
-    enum Test: Sendable, Hashable {
+    package enum Test: Sendable, Hashable {
         case field(QueryFilter.FieldOperator, Value)
         case unary(QueryFilter.UnaryOperator)
     }
 
     /// The field tested (`__name__` for the document name).
-    let field: FieldPath
-    let test: Test
+    package let field: FieldPath
+    package let test: Test
     /// Which index entries of the field hold the tested values: `.value` or `.element`.
-    let kind: IndexKind
+    package let kind: IndexKind
     /// The accepted values (of the field, or of one of its array elements for `.element`).
-    let ranges: ValueRanges
+    package let ranges: ValueRanges
 
-    init(field: FieldPath, test: Test) {
+    package init(field: FieldPath, test: Test) {
         self.field = field
         self.test = test
         switch test {
@@ -48,7 +47,7 @@ struct QueryPredicate: Sendable {
     /// on its field): `<`, `<=`, `>`, `>=`, `!=`, `not-in`, `IS_NOT_NULL` and `IS_NOT_NAN`.
     /// Measured on Google's emulator: one that can match nothing for its null or NaN operand
     /// (`<= null`, `!= null`, ...) is a false filter there and adds no order.
-    var isInequality: Bool {
+    package var isInequality: Bool {
         if ranges.isEmpty { return false }
         return switch test {
         case .field(let op, _):
@@ -58,16 +57,16 @@ struct QueryPredicate: Sendable {
     }
 
     /// Whether the predicate tests the document name.
-    var isOnName: Bool { field.isDocumentName }
+    package var isOnName: Bool { field.isDocumentName }
 
     /// Whether `document` passes.
-    func matches(_ document: Document) -> Bool {
+    package func matches(_ document: Document) -> Bool {
         guard let value = isOnName ? .reference(document.name) : document.fields.value(at: field) else { return false }
         return matches(value)
     }
 
     /// Whether a field value passes.
-    func matches(_ value: Value) -> Bool {
+    package func matches(_ value: Value) -> Bool {
         switch kind {
         case .element:
             guard case .array(let elements) = value else { return false }
@@ -89,7 +88,7 @@ struct QueryPredicate: Sendable {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             guard usable(operand) else { return .empty }
             let encoding = OrderedKey.encoding(of: operand)
-            let after = KeyRange.successor(ofPrefix: encoding)
+            let after = OrderedKey.successor(ofPrefix: encoding)
             let bound: ValueRanges =
                 switch op {
                 case .lessThan: .between([], encoding)
@@ -114,29 +113,6 @@ struct QueryPredicate: Sendable {
         case .isNaN: ValueTypeRanges.nan
         case .isNotNull: ValueTypeRanges.nonNull
         case .isNotNaN: ValueTypeRanges.nonNull.subtracting(ValueTypeRanges.nan)
-        }
-    }
-}
-
-/// A query's filter with its predicates compiled, for evaluating fetched documents.
-indirect enum CompiledFilter: Sendable {
-    case predicate(QueryPredicate)
-    case and([CompiledFilter])
-    case or([CompiledFilter])
-
-    func matches(_ document: Document) -> Bool {
-        switch self {
-        case .predicate(let predicate): predicate.matches(document)
-        case .and(let filters): filters.allSatisfy { $0.matches(document) }
-        case .or(let filters): filters.contains { $0.matches(document) }
-        }
-    }
-
-    /// Every predicate in the tree.
-    var predicates: [QueryPredicate] {
-        switch self {
-        case .predicate(let predicate): [predicate]
-        case .and(let filters), .or(let filters): filters.flatMap(\.predicates)
         }
     }
 }

@@ -1,11 +1,16 @@
 import DocumentModel
 
 /// Applies one write to a document's current state: its precondition, its operation and its
-/// field transforms.
-enum WriteApplier {
-    /// Checks a precondition against the document's current state.
-    static func check(_ precondition: Precondition, against current: StoredVersion?, name: DocumentName) throws {
-        let existing = current?.document
+/// field transforms. The store's commit and the client's local view (pending writes over the
+/// cache) both apply writes through it.
+package enum WriteApplication {
+    /// Checks a precondition against the document's current state (`existing`, `nil` when it
+    /// does not exist).
+    ///
+    /// - Throws: `.notFound` / `.alreadyExists` for `exists`, `.failedPrecondition` for a
+    ///   mismatched update time (`.invalidArgument` when it is newer than the stored one), with
+    ///   Google's emulator's messages.
+    package static func check(_ precondition: Precondition, against existing: Document?, name: DocumentName) throws {
         switch precondition {
         case .none:
             return
@@ -34,15 +39,18 @@ enum WriteApplier {
         }
     }
 
-    /// The document's state after `write`, and the write's transform results.
-    static func apply(
-        _ write: Write, to current: StoredVersion?, commitTime: Timestamp
-    ) throws -> (StoredVersion, [Value]) {
-        let existing = current?.document
+    /// The document after `write` (`nil`: deleted) and its transforms' results; the precondition
+    /// is not checked (see `check`). A created document gets `commitTime` as its create time.
+    ///
+    /// - Throws: a transform's error, or `.invalidArgument` when the result exceeds the 1 MiB
+    ///   document limit.
+    package static func apply(
+        _ write: Write, to existing: Document?, commitTime: Timestamp
+    ) throws -> (document: Document?, transformResults: [Value]) {
         var fields: MapValue
         switch write.operation {
         case .delete:
-            return (.tombstone, [])
+            return (nil, [])
         case .update(let newFields, nil):
             fields = newFields
         case .update(let newFields, let mask?):
@@ -65,9 +73,18 @@ enum WriteApplier {
             fields.setValue(value, at: transform.fieldPath)
             results.append(result)
         }
-        try WriteValidator.validateSize(of: fields, name: write.name)
+        try validateSize(of: fields, name: write.name)
         let document = Document(
             name: write.name, fields: fields, createTime: existing?.createTime ?? commitTime, updateTime: commitTime)
-        return (.live(document), results)
+        return (document, results)
+    }
+
+    /// Checks the 1 MiB limit on a document's storage size.
+    package static func validateSize(of fields: MapValue, name: DocumentName) throws {
+        let size = StorageSize.document(path: name.path, fields: fields)
+        guard size <= StorageSize.maxDocumentBytes else {
+            throw FirestoreError.invalidArgument(
+                "maximum entity size is \(StorageSize.maxDocumentBytes) bytes (\(name.resourceName) would be \(size) bytes)")
+        }
     }
 }

@@ -2,8 +2,11 @@ import DocumentModel
 
 /// A query's full order: Firestore's implicit orders, the comparison of documents, and the
 /// cursor positions.
-struct QueryOrdering: Sendable {
-    let orders: [Order]
+package struct QueryOrdering: Sendable {
+    package let orders: [Order]
+
+    /// The ordering of `orders` (a query's full order, `__name__` last).
+    package init(orders: [Order]) { self.orders = orders }
 
     /// The explicit orders, then every inequality field not yet ordered (in field-path order),
     /// then the fields an aggregation sums or averages, then `__name__`; the implicit orders
@@ -13,7 +16,7 @@ struct QueryOrdering: Sendable {
     /// and aggregated fields cannot be ordered when the name is (explicitly, by any filter on it,
     /// even an equality or one branch of an `OR`, or by the parent of a collection-group query,
     /// `keyConstrained`).
-    static func orders(
+    package static func orders(
         explicit: [Order], predicates: [QueryPredicate], aggregated: [FieldPath] = [], keyConstrained: Bool = false
     ) throws -> [Order] {
         var seen = Set<FieldPath>()
@@ -45,17 +48,17 @@ struct QueryOrdering: Sendable {
     }
 
     /// The value a document has for an order's field (its name for `__name__`), `nil` if missing.
-    static func value(of document: Document, at field: FieldPath) -> Value? {
+    package static func value(of document: Document, at field: FieldPath) -> Value? {
         field.isDocumentName ? .reference(document.name) : document.fields.value(at: field)
     }
 
     /// Whether the document has every ordered field (documents lacking one are not returned).
-    func hasOrderedFields(_ document: Document) -> Bool {
+    package func hasOrderedFields(_ document: Document) -> Bool {
         orders.allSatisfy { $0.field.isDocumentName || document.fields.value(at: $0.field) != nil }
     }
 
     /// Compares two documents that have every ordered field.
-    func compare(_ lhs: Document, _ rhs: Document) -> Int {
+    package func compare(_ lhs: Document, _ rhs: Document) -> Int {
         for order in orders {
             guard let left = QueryOrdering.value(of: lhs, at: order.field),
                 let right = QueryOrdering.value(of: rhs, at: order.field)
@@ -68,7 +71,7 @@ struct QueryOrdering: Sendable {
 
     /// Compares a document with a cursor's values (a prefix of the orders): negative if the
     /// document comes before the position, zero if it is at it.
-    func compare(_ document: Document, to cursor: QueryCursor) -> Int {
+    package func compare(_ document: Document, to cursor: QueryCursor) -> Int {
         for (value, order) in zip(cursor.values, orders) {
             guard let own = QueryOrdering.value(of: document, at: order.field) else { continue }
             let result = Value.compare(own, value)
@@ -78,13 +81,13 @@ struct QueryOrdering: Sendable {
     }
 
     /// Whether the document comes before a start cursor (`startAt` when `before`, else `startAfter`).
-    func precedesStart(_ document: Document, _ cursor: QueryCursor) -> Bool {
+    package func precedesStart(_ document: Document, _ cursor: QueryCursor) -> Bool {
         let order = compare(document, to: cursor)
         return cursor.before ? order < 0 : order <= 0
     }
 
     /// Whether the document comes after an end cursor (`endBefore` when `before`, else `endAt`).
-    func followsEnd(_ document: Document, _ cursor: QueryCursor) -> Bool {
+    package func followsEnd(_ document: Document, _ cursor: QueryCursor) -> Bool {
         let order = compare(document, to: cursor)
         return cursor.before ? order >= 0 : order > 0
     }

@@ -7,10 +7,10 @@ import DocumentModel
 /// - the map has a `value` field and no other field besides `__type__`;
 /// - `value` is an array of at most 2,048 and at least one element, all doubles;
 /// - a written vector holds no NaN (a query operand may).
-enum VectorValidator {
+package enum VectorValidator {
     /// Checks a map with a `__type__` field in a written document; `property` is the top-level
     /// field it is in.
-    static func validateWritten(_ map: MapValue, property: String) throws {
+    package static func validateWritten(_ map: MapValue, property: String) throws {
         guard case .string(let type) = map[Value.vectorTypeKey] else {
             throw FirestoreError.invalidArgument("Field \(Value.vectorTypeKey) is not a string.")
         }
@@ -25,7 +25,7 @@ enum VectorValidator {
 
     /// Checks every vector in a query operand (a filter value or cursor value, at any depth),
     /// and returns nothing; maps typed otherwise are left alone, as Google's emulator does.
-    static func validateOperand(_ value: Value) throws {
+    package static func validateOperand(_ value: Value) throws {
         switch value {
         case .array(let elements):
             for element in elements { try validateOperand(element) }
@@ -41,7 +41,7 @@ enum VectorValidator {
     }
 
     /// Checks a query vector (`findNearest`), which must be a vector.
-    static func validateQueryVector(_ value: Value) throws -> [Double] {
+    package static func validateQueryVector(_ value: Value) throws -> [Double] {
         guard case .map(let map) = value, case .string(let type) = map[Value.vectorTypeKey],
             utf8Equal(type, Value.vectorTypeName)
         else { throw FirestoreError.invalidArgument("Query Value must be of type vector.") }

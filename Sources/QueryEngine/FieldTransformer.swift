@@ -7,9 +7,9 @@ import DocumentModel
 ///   they are equal (`3` and `3.0`, or `0` and `-0.0`) the stored value stays; NaN wins;
 /// - array union appends each missing element once; array remove removes every equal element;
 ///   both treat `3` and `3.0` as equal, and NaN as equal to NaN.
-enum FieldTransformer {
+package enum FieldTransformer {
     /// The new field value and the transform's result.
-    static func apply(
+    package static func apply(
         _ kind: FieldTransform.Kind, to current: Value?, commitTime: Timestamp
     ) throws -> (value: Value, result: Value) {
         switch kind {

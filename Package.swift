@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
         .library(name: "EmulatorServer", targets: ["EmulatorServer"]),
         .library(name: "Hearth", targets: ["Hearth"]),
+        .library(name: "HearthPersistence", targets: ["HearthPersistence"]),
         .library(name: "HearthEmbedded", targets: ["HearthEmbedded"]),
         .library(name: "UserService", targets: ["UserService"]),
         .library(name: "HearthTesting", targets: ["HearthTesting"]),
@@ -103,9 +104,9 @@ let package = Package(
             exclude: ["Console/Assets"],
             swiftSettings: upcoming
         ),
-        // The Swift client API: FirebaseFirestore's names over a remote emulator through gRPC. Its
-        // persistent cache is a LevelDB folder (as the iOS SDK's); it never links the store or the
-        // rules engine (scripts/check-imports).
+        // The Swift client API: FirebaseFirestore's names over a remote emulator through gRPC,
+        // with a memory cache. It never links LevelDB, the store or the rules engine
+        // (scripts/check-imports).
         .target(
             name: "Hearth",
             dependencies: [
@@ -113,7 +114,6 @@ let package = Package(
                 "QueryEngine",
                 "FirestoreProto",
                 "FirestoreWire",
-                "LevelDB",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
@@ -121,6 +121,9 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // The client's persistent cache, a LevelDB folder (as the iOS SDK's): PersistentCacheSettings.
+        .target(
+            name: "HearthPersistence", dependencies: ["Hearth", "DocumentModel", "LevelDB"], swiftSettings: upcoming),
         // The client API's embedded backend: a DocumentStore in the app's process, with the
         // rules applied as behind the server. Re-exports Hearth.
         .target(
@@ -162,7 +165,8 @@ let package = Package(
             name: "HearthBenchmarks",
             dependencies: [
                 "DocumentModel", "DocumentStore", "LevelDB", "SecurityRules",
-                "Hearth", "HearthEmbedded", "UserService", "HearthTesting", "EmulatorServer", "FirestoreExport",
+                "Hearth", "HearthPersistence", "HearthEmbedded", "UserService", "HearthTesting", "EmulatorServer",
+                "FirestoreExport",
             ],
             swiftSettings: upcoming
         ),
@@ -201,7 +205,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthTests",
-            dependencies: ["Hearth", "HearthEmbedded", "EmulatorServer", "DocumentModel", "DocumentStore", "SecurityRules"],
+            dependencies: [
+                "Hearth", "HearthPersistence", "HearthEmbedded", "EmulatorServer", "DocumentModel", "DocumentStore",
+                "SecurityRules",
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -17,16 +17,20 @@ public final class Firestore: Sendable {
     let database: DatabaseID
     /// Who the requests come from.
     public let identity: Identity
-    /// What this instance has seen, for `source: .cache` reads.
-    let cache = DocumentCache()
+    /// The local cache, the queue of pending writes and the listeners' views.
+    let sync: SyncEngine
     /// Whether `terminate()` releases the backend (false for instances made by `withIdentity`).
     private let ownsBackend: Bool
 
-    package init(backend: any Backend, database: DatabaseID, identity: Identity, ownsBackend: Bool) {
+    package init(
+        backend: any Backend, database: DatabaseID, identity: Identity, ownsBackend: Bool,
+        settings: FirestoreSettings = FirestoreSettings()
+    ) throws {
         self.backend = backend
         self.database = database
         self.identity = identity
         self.ownsBackend = ownsBackend
+        sync = try SyncEngine(backend: backend, database: database, identity: identity, cacheSettings: settings.cacheSettings)
     }
 
     /// The project id.
@@ -35,14 +39,15 @@ public final class Firestore: Sendable {
     /// The database id within the project (`"(default)"` unless chosen).
     public var databaseID: String { database.database }
 
-    /// Another instance over the same backend acting as `identity`, with its own cache.
+    /// Another instance over the same backend acting as `identity`, with its own memory cache.
     ///
     /// ```swift
     /// let alice = db.withIdentity(.user(uid: "alice"))
     /// try await alice.document("users/alice").setData(["name": "Alice"])
     /// ```
     public func withIdentity(_ identity: Identity) -> Firestore {
-        Firestore(backend: backend, database: database, identity: identity, ownsBackend: false)
+        // A memory cache cannot fail to open.
+        try! Firestore(backend: backend, database: database, identity: identity, ownsBackend: false)
     }
 
     /// The collection at `collectionPath` (`"users"`, `"users/alice/posts"`).
@@ -65,9 +70,12 @@ public final class Firestore: Sendable {
         WriteBatch(firestore: self)
     }
 
-    /// Releases the backend: a remote connection, or the temporary store of `embedded()`.
-    /// Instances made by `withIdentity` share their parent's backend and release nothing.
+    /// Stops the instance's listeners and closes its cache, then releases the backend: a remote
+    /// connection, or the temporary store of `embedded()`. Instances made by `withIdentity`
+    /// share their parent's backend and release only their own cache. Writes the server has
+    /// not acknowledged stay in a persistent cache, and the next instance on its path sends them.
     public func terminate() async {
+        await sync.terminate()
         if ownsBackend { await backend.shutdown() }
     }
 }

@@ -27,6 +27,7 @@ let usage = """
            HearthBenchmarks client [--users N] [--creates N] [--cached-reads N] [--environments N] [--rules FILE]
            HearthBenchmarks queries [--documents N] [--iterations I] [--creates C]   (see queries --help)
            HearthBenchmarks portability [--documents N] [--google]   (PortabilityBenchmark.swift)
+           HearthBenchmarks offline [--documents N] [--reads N] [--writes N]   (OfflineBenchmark.swift)
 
       storage        DocumentStore against raw LevelDB over users/<uid> documents:
                      create one per commit, create in commits of 500, get the latest version.
@@ -539,6 +540,8 @@ do {
         try await runClient(parseClientOptions(arguments.dropFirst()))   // ClientBenchmark.swift
     } else if arguments.first == "portability" {
         try runPortability(parsePortabilityOptions(arguments.dropFirst()))   // PortabilityBenchmark.swift
+    } else if arguments.first == "offline" {
+        try await runOffline(parseOfflineOptions(arguments.dropFirst()))   // OfflineBenchmark.swift
     } else if arguments.first == "queries" {
         try runQueries(parseQueryOptions(arguments.dropFirst()))
     } else {

@@ -85,8 +85,8 @@ final class EmbeddedBackend: Backend {
         store.rollback(transaction)
     }
 
-    func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<ListenResult, any Error>.makeStream()
+    func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent> {
+        let (stream, continuation) = AsyncStream<WatchEvent>.makeStream()
         let store = store
         let cache = requestIdentities
         let task = Task {
@@ -96,13 +96,14 @@ final class EmbeddedBackend: Backend {
                     let listener = try store.listen(
                         to: target, as: try identity.requestIdentity(project: target.database.project, cache: cache))
                     for try await snapshot in listener {
-                        continuation.yield(ListenResult(readTime: snapshot.readTime, documents: snapshot.documents))
+                        continuation.yield(.snapshot(WatchSnapshot(readTime: snapshot.readTime, documents: snapshot.documents)))
                     }
                 }
-                continuation.finish()
+            } catch is CancellationError {
             } catch {
-                continuation.finish(throwing: FirestoreError.wrapping(error))
+                continuation.yield(.failed(FirestoreError.wrapping(error)))
             }
+            continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream

@@ -16,7 +16,7 @@ extension Firestore {
         store: DocumentStore, projectID: String = defaultProjectID, databaseID: String = DatabaseID.defaultDatabase,
         identity: Identity = .admin
     ) throws -> Firestore {
-        Firestore(
+        try Firestore(
             backend: EmbeddedBackend(store: store, ownership: .borrowed),
             database: try DatabaseID(project: projectID, database: databaseID), identity: identity, ownsBackend: true)
     }
@@ -31,7 +31,7 @@ extension Firestore {
     ) throws -> Firestore {
         let database = try DatabaseID(project: projectID, database: databaseID)
         let store = try DocumentStore(path: path)
-        return Firestore(
+        return try Firestore(
             backend: EmbeddedBackend(store: store, ownership: .owned), database: database, identity: identity,
             ownsBackend: true)
     }
@@ -51,7 +51,7 @@ extension Firestore {
         var configuration = StoreConfiguration()
         configuration.garbageCollectionIntervalSeconds = nil
         let store = try DocumentStore(path: folder.path, configuration: configuration)
-        return Firestore(
+        return try Firestore(
             backend: EmbeddedBackend(store: store, ownership: .temporary(folder)), database: database,
             identity: identity, ownsBackend: true)
     }

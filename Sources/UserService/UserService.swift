@@ -181,7 +181,9 @@ public final class UserService: Sendable {
             throw .userNotFound
         }
         do {
-            let user = try snapshot.data(as: User.self)
+            // A profile updated offline shows its update time as the local estimate until the
+            // server sets it.
+            let user = try snapshot.data(as: User.self, with: .estimate)
             cache.store(user)
             return user
         } catch {

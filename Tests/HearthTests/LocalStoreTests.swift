@@ -1,6 +1,7 @@
 import DocumentModel
 import Foundation
 import Hearth
+import HearthPersistence
 import Testing
 
 /// The client's local cache (#14): `MemoryLocalStore` and `PersistentLocalStore` over the same

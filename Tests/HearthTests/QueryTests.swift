@@ -139,7 +139,13 @@ struct QueryTests {
         try await TestDatabase.with(kind) { test in
             try await QueryTests.seed(test.db)
             let query = test.db.collection("cities").whereField("state", isEqualTo: "CA")
-            await expectError(.unavailable) { _ = try await query.getDocuments(source: .cache) }
+            // The instance's own acknowledged writes are in its cache.
+            let written = try await query.getDocuments(source: .cache)
+            #expect(written.metadata.isFromCache && written.documents.map(\.documentID) == ["LA", "SF"])
+            // Another instance's cache has seen nothing: its cache query is empty, not an error.
+            let other = test.db.withIdentity(.admin)
+            let unseen = try await other.collection("cities").whereField("state", isEqualTo: "CA").getDocuments(source: .cache)
+            #expect(unseen.isEmpty && unseen.metadata.isFromCache)
             let snapshot = try await query.getDocuments()
             #expect(snapshot.count == 2 && !snapshot.isEmpty && !snapshot.metadata.isFromCache)
             #expect(snapshot.documentChanges.map(\.type) == [.added, .added])
@@ -150,7 +156,8 @@ struct QueryTests {
             // A cached query also answers single-document cache reads.
             #expect(try await test.db.document("cities/SF").getDocument(source: .cache).get("state") as? String == "CA")
             try await test.db.document("cities/NEW").setData(["state": "CA"])
-            await expectError(.unavailable) { _ = try await query.getDocuments(source: .cache) }
+            let withWrite = try await query.getDocuments(source: .cache)
+            #expect(withWrite.documents.map(\.documentID) == ["LA", "NEW", "SF"])
         }
     }
 }

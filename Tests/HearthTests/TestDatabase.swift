@@ -23,6 +23,8 @@ enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 struct TestDatabase: Sendable {
     let db: Firestore
     let store: DocumentStore
+    /// The server's address, for the remote backend.
+    var serverAddress: (host: String, port: Int)? = nil
 
     /// The project of every test database.
     static let project = "demo-hearth-tests"
@@ -55,7 +57,8 @@ struct TestDatabase: Sendable {
                 let address = try await server.listeningAddress
                 let db = try Firestore.remote(host: address.host, port: address.port, projectID: project)
                 do {
-                    let result = try await body(TestDatabase(db: db, store: store))
+                    let result = try await body(
+                        TestDatabase(db: db, store: store, serverAddress: (address.host, address.port)))
                     await db.terminate()
                     return result
                 } catch {

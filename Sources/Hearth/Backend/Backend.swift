@@ -24,9 +24,10 @@ package protocol Backend: Sendable {
     /// Ends a transaction without writing.
     func rollback(_ transaction: TransactionID, as identity: Identity) async
 
-    /// The target's full result, then again after every change to it, until the stream's
-    /// consumer stops.
-    func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error>
+    /// Follows a target: a `WatchEvent.snapshot` each time the target is consistent on the
+    /// server, `.disconnected` when the connection to it breaks (the backend then listens again
+    /// by itself), until the consumer stops or the target fails.
+    func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent>
 
     /// Releases what the backend holds (connections, an owned store).
     func shutdown() async
@@ -43,16 +44,5 @@ package struct CommitReport: Sendable {
     package init(commitTime: Timestamp, transformResults: [[Value]]) {
         self.commitTime = commitTime
         self.transformResults = transformResults
-    }
-}
-
-/// A listener's view of its target at one read time: the documents in the target's order.
-package struct ListenResult: Sendable {
-    package var readTime: Timestamp
-    package var documents: [Document]
-
-    package init(readTime: Timestamp, documents: [Document]) {
-        self.readTime = readTime
-        self.documents = documents
     }
 }

@@ -59,17 +59,18 @@ extension CollectionReference {
 
 extension DocumentSnapshot {
     /// The document decoded as `type` by `Firestore.Decoder` (`@DocumentID` properties get
-    /// this document's id).
+    /// this document's id); a server timestamp still pending is shown as `behavior` asks
+    /// (null by default, so a non-optional `Date` needs `.estimate` or `.previous`).
     ///
     /// - Throws: `DecodingError.valueNotFound` if the document does not exist, or a
     ///   `DecodingError` naming a missing or mistyped field.
-    public func data<T: Decodable>(as type: T.Type) throws -> T {
-        guard let document else {
+    public func data<T: Decodable>(as type: T.Type, with behavior: ServerTimestampBehavior = .none) throws -> T {
+        guard let fields = fields(behavior) else {
             throw DecodingError.valueNotFound(
                 type, DecodingError.Context(
                     codingPath: [], debugDescription: "Document '\(reference.path)' does not exist."))
         }
-        return try Firestore.Decoder().decode(type, from: .map(document.fields), reference: reference)
+        return try Firestore.Decoder().decode(type, from: .map(fields), reference: reference)
     }
 }
 

@@ -14,59 +14,77 @@ public struct DocumentSnapshotsSequence: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     let reference: DocumentReference
+    /// Whether snapshots that change only metadata are delivered.
+    let includeMetadataChanges: Bool
 
     public func makeAsyncIterator() -> Iterator {
         let firestore = reference.firestore
-        let stream: AsyncThrowingStream<ListenResult, any Error>
+        let subscription: ViewSubscription
         do {
-            stream = firestore.backend.listen(to: .document(try reference.resolvedName()), as: firestore.identity)
+            subscription = firestore.sync.listen(to: .document(try reference.resolvedName()))
         } catch {
-            stream = AsyncThrowingStream { $0.finish(throwing: error) }
+            subscription = firestore.sync.failedSubscription(error)
         }
-        return Iterator(reference: reference, base: stream.makeAsyncIterator())
+        return Iterator(reference: reference, includeMetadataChanges: includeMetadataChanges, subscription: subscription)
     }
 
     /// Produces the snapshots; the listener lives as long as the iterator.
     ///
     /// An iterator belongs to the task that iterates: `for try await` in an actor's method (or
-    /// a `@MainActor` function) waits for each snapshot in that isolation, through
-    /// `next(isolation:)`, without leaving it.
+    /// a `@MainActor` function) waits for each snapshot in that isolation.
     public struct Iterator: AsyncIteratorProtocol {
         public typealias Failure = any Error
 
         let reference: DocumentReference
-        var base: AsyncThrowingStream<ListenResult, any Error>.AsyncIterator
+        let includeMetadataChanges: Bool
+        let subscription: ViewSubscription
+        /// The state of the last snapshot delivered.
+        var previous: ViewState?
 
         /// The next snapshot, waited for in `actor`'s isolation; `nil` once the listener ended.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> DocumentSnapshot? {
-            guard let result = try await base.next(isolation: actor) else { return nil }
-            return try snapshot(result)
+            while let state = try await subscription.mailbox.next() {
+                if let snapshot = snapshot(state) { return snapshot }
+            }
+            return nil
         }
 
         /// The next snapshot; `nil` once the listener ended.
         public mutating func next() async throws -> DocumentSnapshot? {
-            guard let result = try await base.next() else { return nil }
-            return try snapshot(result)
+            while let state = try await subscription.mailbox.next() {
+                if let snapshot = snapshot(state) { return snapshot }
+            }
+            return nil
         }
 
-        private func snapshot(_ result: ListenResult) throws -> DocumentSnapshot {
-            let document = result.documents.first
-            let name = try reference.resolvedName()
-            reference.firestore.cache.record(document, name: name)
+        /// The snapshot for `state`, or `nil` when only its metadata changed and the listener did
+        /// not ask for metadata changes.
+        private mutating func snapshot(_ state: ViewState) -> DocumentSnapshot? {
+            let local = state.documents.first
+            let metadata = SnapshotMetadata(hasPendingWrites: state.hasPendingWrites, isFromCache: state.isFromCache)
+            if let previous {
+                let before = previous.documents.first
+                let dataChanged = before?.document.fields != local?.document.fields || (before == nil) != (local == nil)
+                let previousMetadata = SnapshotMetadata(
+                    hasPendingWrites: previous.hasPendingWrites, isFromCache: previous.isFromCache)
+                if !dataChanged && !(includeMetadataChanges && previousMetadata != metadata) { return nil }
+            }
+            previous = state
             return DocumentSnapshot(
-                reference: reference, document: document, metadata: SnapshotMetadata(isFromCache: false))
+                reference: reference, document: local?.document, metadata: metadata,
+                pendingServerTimestamps: local?.pendingServerTimestamps ?? [:])
         }
     }
 }
 
 extension DocumentReference {
     /// The document's snapshots as an `AsyncSequence` (see `DocumentSnapshotsSequence`).
-    public var snapshots: DocumentSnapshotsSequence { DocumentSnapshotsSequence(reference: self) }
+    public var snapshots: DocumentSnapshotsSequence { snapshots(includeMetadataChanges: false) }
 
-    /// The document's snapshots. Hearth never delivers metadata-only changes, so
-    /// `includeMetadataChanges` changes nothing.
+    /// The document's snapshots; with `includeMetadataChanges`, also the snapshots in which
+    /// only metadata changed (a pending write acknowledged, the server reached or lost).
     public func snapshots(includeMetadataChanges: Bool) -> DocumentSnapshotsSequence {
-        DocumentSnapshotsSequence(reference: self)
+        DocumentSnapshotsSequence(reference: self, includeMetadataChanges: includeMetadataChanges)
     }
 
     /// Calls `listener` with the document's current state, then after every change, until
@@ -91,6 +109,6 @@ extension DocumentReference {
         includeMetadataChanges: Bool = false,
         @_inheritActorContext _ listener: @escaping @isolated(any) @Sendable (DocumentSnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
-        TaskListenerRegistration.consuming(snapshots, listener)
+        TaskListenerRegistration.consuming(snapshots(includeMetadataChanges: includeMetadataChanges), listener)
     }
 }

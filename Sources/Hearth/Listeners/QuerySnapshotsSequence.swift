@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// A query's results as an `AsyncSequence`: the current results first, then one snapshot per
 /// change, each with its `documentChanges`. Ending the iteration removes the listener.
@@ -13,82 +14,105 @@ public struct QuerySnapshotsSequence: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     let query: Query
+    /// Whether snapshots that change only metadata are delivered.
+    let includeMetadataChanges: Bool
 
     public func makeAsyncIterator() -> Iterator {
         let firestore = query.firestore
-        let stream: AsyncThrowingStream<ListenResult, any Error>
-        var modelQuery: DocumentModel.Query?
         do {
-            let built = try query.state.modelQuery(in: firestore.database)
-            modelQuery = built
-            stream = firestore.backend.listen(to: .query(built), as: firestore.identity)
+            let model = try query.state.modelQuery(in: firestore.database)
+            return Iterator(
+                query: query, includeMetadataChanges: includeMetadataChanges, view: try QueryView(model),
+                subscription: firestore.sync.listen(to: .query(model)))
         } catch {
-            stream = AsyncThrowingStream { $0.finish(throwing: error) }
+            return Iterator(
+                query: query, includeMetadataChanges: includeMetadataChanges, view: nil,
+                subscription: firestore.sync.failedSubscription(error))
         }
-        return Iterator(query: query, modelQuery: modelQuery, base: stream.makeAsyncIterator())
     }
 
     /// Produces the snapshots; the listener lives as long as the iterator.
     ///
     /// An iterator belongs to the task that iterates: `for try await` in an actor's method (or
-    /// a `@MainActor` function) waits for each snapshot in that isolation, through
-    /// `next(isolation:)`, without leaving it.
+    /// a `@MainActor` function) waits for each snapshot in that isolation.
     public struct Iterator: AsyncIteratorProtocol {
         public typealias Failure = any Error
 
         let query: Query
-        let modelQuery: DocumentModel.Query?
-        var base: AsyncThrowingStream<ListenResult, any Error>.AsyncIterator
-        /// The documents of the last snapshot delivered.
-        var previous: [Document] = []
+        let includeMetadataChanges: Bool
+        let view: QueryView?
+        let subscription: ViewSubscription
+        /// The state of the last snapshot delivered.
+        var previous: ViewState?
 
         /// The next snapshot, waited for in `actor`'s isolation; `nil` once the listener ended.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> QuerySnapshot? {
-            guard let result = try await base.next(isolation: actor) else { return nil }
-            return snapshot(result)
+            while let state = try await subscription.mailbox.next() {
+                if let snapshot = snapshot(state) { return snapshot }
+            }
+            return nil
         }
 
         /// The next snapshot; `nil` once the listener ended.
         public mutating func next() async throws -> QuerySnapshot? {
-            guard let result = try await base.next() else { return nil }
-            return snapshot(result)
+            while let state = try await subscription.mailbox.next() {
+                if let snapshot = snapshot(state) { return snapshot }
+            }
+            return nil
         }
 
-        private mutating func snapshot(_ result: ListenResult) -> QuerySnapshot {
+        /// The snapshot for `state`, or `nil` when the listener does not deliver it (only its
+        /// metadata changed, and the listener did not ask for metadata changes).
+        private mutating func snapshot(_ state: ViewState) -> QuerySnapshot? {
             let firestore = query.firestore
-            if let modelQuery { firestore.cache.record(result.documents, for: modelQuery) }
-            let documents = query.ordered(result.documents)
-            let metadata = SnapshotMetadata(isFromCache: false)
+            let documents = query.ordered(state.documents)
+            let old = previous.map { query.ordered($0.documents) } ?? []
+            let metadata = SnapshotMetadata(hasPendingWrites: state.hasPendingWrites, isFromCache: state.isFromCache)
             var snapshots: [DocumentName: QueryDocumentSnapshot] = [:]
-            let ordered = documents.map { document in
-                let snapshot = QueryDocumentSnapshot(document, firestore: firestore, metadata: metadata)
-                snapshots[document.name] = snapshot
+            let ordered = documents.map { local in
+                let snapshot = QueryDocumentSnapshot(local, firestore: firestore, isFromCache: state.isFromCache)
+                snapshots[local.name] = snapshot
                 return snapshot
             }
-            let orders = query.state.effectiveOrders()
-            let changes = ResultDiff.changes(from: previous, to: documents) {
-                ImpliedOrders.precedes($0, $1, orders: orders)
-            }.map { change in
+            let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let changes = ListenerChanges.documentChanges(
+                from: old, to: documents, view: view, reversed: query.state.limitToLast
+            ).map { change in
                 DocumentChange(
                     type: change.type,
-                    document: snapshots[change.document.name]
-                        ?? QueryDocumentSnapshot(change.document, firestore: firestore, metadata: metadata),
+                    document: snapshots[change.name]
+                        ?? QueryDocumentSnapshot(oldByName[change.name]!, firestore: firestore, isFromCache: state.isFromCache),
                     oldIndex: change.oldIndex, newIndex: change.newIndex)
             }
-            previous = documents
-            return QuerySnapshot(query: query, documents: ordered, documentChanges: changes, metadata: metadata)
+            var metadataChanges: [DocumentChange] = []
+            for (index, local) in documents.enumerated() {
+                guard let before = oldByName[local.name], before.hasPendingWrites != local.hasPendingWrites,
+                    before.document.fields == local.document.fields
+                else { continue }
+                metadataChanges.append(
+                    DocumentChange(type: .modified, document: ordered[index], oldIndex: index, newIndex: index))
+            }
+            if let previous, changes.isEmpty {
+                let previousMetadata = SnapshotMetadata(
+                    hasPendingWrites: previous.hasPendingWrites, isFromCache: previous.isFromCache)
+                guard includeMetadataChanges, previousMetadata != metadata || !metadataChanges.isEmpty else { return nil }
+            }
+            previous = state
+            return QuerySnapshot(
+                query: query, documents: ordered, documentChanges: changes, metadata: metadata,
+                metadataChanges: metadataChanges)
         }
     }
 }
 
 extension Query {
     /// The query's results as an `AsyncSequence` (see `QuerySnapshotsSequence`).
-    public var snapshots: QuerySnapshotsSequence { QuerySnapshotsSequence(query: self) }
+    public var snapshots: QuerySnapshotsSequence { snapshots(includeMetadataChanges: false) }
 
-    /// The query's results. Hearth never delivers metadata-only changes, so
-    /// `includeMetadataChanges` changes nothing.
+    /// The query's results; with `includeMetadataChanges`, also the snapshots in which only
+    /// metadata changed (a pending write acknowledged, the server reached or lost).
     public func snapshots(includeMetadataChanges: Bool) -> QuerySnapshotsSequence {
-        QuerySnapshotsSequence(query: self)
+        QuerySnapshotsSequence(query: self, includeMetadataChanges: includeMetadataChanges)
     }
 
     /// Calls `listener` with the query's results, then after every change to them, until the
@@ -110,6 +134,6 @@ extension Query {
         includeMetadataChanges: Bool = false,
         @_inheritActorContext _ listener: @escaping @isolated(any) @Sendable (QuerySnapshot?, (any Error)?) -> Void
     ) -> any ListenerRegistration {
-        TaskListenerRegistration.consuming(snapshots, listener)
+        TaskListenerRegistration.consuming(snapshots(includeMetadataChanges: includeMetadataChanges), listener)
     }
 }

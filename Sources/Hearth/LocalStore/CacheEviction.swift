@@ -2,27 +2,33 @@ import DocumentModel
 
 /// Which remote entries an over-full cache evicts (see `LocalStore`): those no pending mutation
 /// batch writes, oldest read time first, until the size estimate is under 90% of the limit.
-enum CacheEviction {
+package enum CacheEviction {
     /// One remote entry that may be evicted.
-    struct Candidate<Key: Hashable> {
-        var key: Key
-        var readTime: Timestamp
-        var size: Int64
+    package struct Candidate<Key: Hashable> {
+        package var key: Key
+        package var readTime: Timestamp
+        package var size: Int64
+
+        package init(key: Key, readTime: Timestamp, size: Int64) {
+            self.key = key
+            self.readTime = readTime
+            self.size = size
+        }
     }
 
     /// Whether a cache of `total` bytes is over `limit` (a negative limit: never).
-    static func isOver(_ total: Int64, limit: Int64) -> Bool {
+    package static func isOver(_ total: Int64, limit: Int64) -> Bool {
         limit >= 0 && total > limit
     }
 
     /// The size an eviction brings the estimate under.
-    static func target(limit: Int64) -> Int64 {
+    package static func target(limit: Int64) -> Int64 {
         limit / 10 * 9 + limit % 10 * 9 / 10
     }
 
     /// The candidates to evict, oldest first, from a cache of `total` bytes over `limit`; entries
     /// whose key is in `protected` (written by pending batches) stay.
-    static func victims<Key: Hashable>(
+    package static func victims<Key: Hashable>(
         _ candidates: [Candidate<Key>], protected: Set<Key>, total: Int64, limit: Int64,
         orderedBy tieBreak: (Key, Key) -> Bool
     ) -> [Candidate<Key>] {

@@ -34,7 +34,7 @@ package protocol LocalStore: AnyObject, Sendable {
     /// The ID the next added batch should have: one above every batch ID ever added to this
     /// cache (it does not reserve it; 1 for a new cache).
     func nextBatchID() throws -> Int64
-    /// Applies `change` atomically; durable (synced to disk) when it adds or removes batches.
+    /// Applies `change` atomically; once it returns, it survives the process being killed.
     func apply(_ change: LocalStoreChange) throws
     /// Releases the store (a persistent cache's folder lock); later calls throw
     /// `.failedPrecondition`. Closing twice does nothing.

@@ -21,7 +21,4 @@ package struct LocalStoreChange: Sendable {
         self.addedBatches = addedBatches
         self.removedBatchIDs = removedBatchIDs
     }
-
-    /// Whether the change adds or removes mutation batches, which must survive a crash.
-    var changesBatches: Bool { !addedBatches.isEmpty || !removedBatchIDs.isEmpty }
 }

@@ -28,16 +28,16 @@ import SwiftProtobuf
 /// - mutation batch: `01`, the local write time, the number of writes (4 bytes), then per write
 ///   its length (4 bytes) and its `google.firestore.v1.Write` message (`Write.proto`); the
 ///   database each write is decoded in is the one its document name names.
-enum LocalStoreLayout {
-    static let metadataTag: UInt8 = 0x01
-    static let documentTag: UInt8 = 0x02
-    static let targetTag: UInt8 = 0x03
-    static let batchTag: UInt8 = 0x04
+package enum LocalStoreLayout {
+    package static let metadataTag: UInt8 = 0x01
+    package static let documentTag: UInt8 = 0x02
+    package static let targetTag: UInt8 = 0x03
+    package static let batchTag: UInt8 = 0x04
 
     /// The layout this version writes.
-    static let format: UInt64 = 1
-    static let formatKey: [UInt8] = [metadataTag] + Array("format".utf8)
-    static let lastBatchIDKey: [UInt8] = [metadataTag] + Array("lastBatchID".utf8)
+    package static let format: UInt64 = 1
+    package static let formatKey: [UInt8] = [metadataTag] + Array("format".utf8)
+    package static let lastBatchIDKey: [UInt8] = [metadataTag] + Array("lastBatchID".utf8)
 
     private static let existingEntry: UInt8 = 0x01
     private static let missingEntry: UInt8 = 0x02
@@ -55,14 +55,14 @@ enum LocalStoreLayout {
     }
 
     /// The key of the remote entry of `name`.
-    static func documentKey(_ name: DocumentName) -> [UInt8] {
+    package static func documentKey(_ name: DocumentName) -> [UInt8] {
         var key = databasePrefix(name.databaseID)
         key.appendPath(name.path)
         return key.bytes
     }
 
     /// The prefix of the keys of the remote entries `LocalStore.documents(in:...)` reads.
-    static func documentScanPrefix(
+    package static func documentScanPrefix(
         database: DatabaseID, parent: ResourcePath, collectionID: String, allDescendants: Bool
     ) -> [UInt8] {
         var key = databasePrefix(database)
@@ -72,7 +72,7 @@ enum LocalStoreLayout {
     }
 
     /// The document name a remote entry's key encodes.
-    static func documentName(fromKey key: [UInt8]) throws -> DocumentName {
+    package static func documentName(fromKey key: [UInt8]) throws -> DocumentName {
         var reader = OrderedKeyReader(key, offset: 1)
         do {
             let project = try reader.readString()
@@ -86,19 +86,19 @@ enum LocalStoreLayout {
     }
 
     /// The key of the target record `key`.
-    static func targetKey(_ key: String) -> [UInt8] {
+    package static func targetKey(_ key: String) -> [UInt8] {
         [targetTag] + Array(key.utf8)
     }
 
     /// The key of the mutation batch `batchID`.
-    static func batchKey(_ batchID: Int64) -> [UInt8] {
+    package static func batchKey(_ batchID: Int64) -> [UInt8] {
         var key: [UInt8] = [batchTag]
         appendUInt64(UInt64(bitPattern: batchID), to: &key)
         return key
     }
 
     /// The batch ID a mutation batch's key encodes.
-    static func batchID(fromKey key: [UInt8]) throws -> Int64 {
+    package static func batchID(fromKey key: [UInt8]) throws -> Int64 {
         var reader = StoredBytesReader(key, offset: 1, what: "mutation batch key")
         let id = Int64(bitPattern: try reader.readUInt64())
         guard reader.isAtEnd else { throw reader.corrupt("trailing bytes") }
@@ -107,27 +107,27 @@ enum LocalStoreLayout {
 
     // MARK: Values
 
-    static func appendUInt64(_ value: UInt64, to bytes: inout [UInt8]) {
+    package static func appendUInt64(_ value: UInt64, to bytes: inout [UInt8]) {
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 
-    static func appendUInt32(_ value: UInt32, to bytes: inout [UInt8]) {
+    package static func appendUInt32(_ value: UInt32, to bytes: inout [UInt8]) {
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
     }
 
-    static func appendTimestamp(_ time: Timestamp, to bytes: inout [UInt8]) {
+    package static func appendTimestamp(_ time: Timestamp, to bytes: inout [UInt8]) {
         appendUInt64(UInt64(bitPattern: time.seconds), to: &bytes)
         appendUInt32(UInt32(bitPattern: time.nanoseconds), to: &bytes)
     }
 
     /// An 8-byte big-endian integer value (the metadata entries).
-    static func encodeInteger(_ value: UInt64) -> [UInt8] {
+    package static func encodeInteger(_ value: UInt64) -> [UInt8] {
         var bytes: [UInt8] = []
         appendUInt64(value, to: &bytes)
         return bytes
     }
 
-    static func decodeInteger(_ bytes: [UInt8], what: String) throws -> UInt64 {
+    package static func decodeInteger(_ bytes: [UInt8], what: String) throws -> UInt64 {
         var reader = StoredBytesReader(bytes, what: what)
         let value = try reader.readUInt64()
         guard reader.isAtEnd else { throw reader.corrupt("trailing bytes") }
@@ -135,7 +135,7 @@ enum LocalStoreLayout {
     }
 
     /// The stored value of a remote entry.
-    static func encode(_ entry: RemoteEntry) -> [UInt8] {
+    package static func encode(_ entry: RemoteEntry) -> [UInt8] {
         guard let document = entry.document else {
             var bytes: [UInt8] = [missingEntry]
             appendTimestamp(entry.readTime, to: &bytes)
@@ -151,18 +151,18 @@ enum LocalStoreLayout {
     }
 
     /// Whether a stored remote entry is a document (not a known-missing entry), without decoding it.
-    static func entryHoldsDocument(_ bytes: [UInt8]) -> Bool {
+    package static func entryHoldsDocument(_ bytes: [UInt8]) -> Bool {
         bytes.first == existingEntry
     }
 
     /// The read time of a stored remote entry, without decoding the document.
-    static func readTime(ofEntry bytes: [UInt8]) throws -> Timestamp {
+    package static func readTime(ofEntry bytes: [UInt8]) throws -> Timestamp {
         var reader = StoredBytesReader(bytes, offset: 1, what: "document entry")
         return try reader.readTimestamp()
     }
 
     /// The remote entry of `name` stored as `bytes`.
-    static func decodeEntry(_ bytes: [UInt8], name: DocumentName) throws -> RemoteEntry {
+    package static func decodeEntry(_ bytes: [UInt8], name: DocumentName) throws -> RemoteEntry {
         var reader = StoredBytesReader(bytes, what: "entry of \(name.path)")
         let kind = try reader.readByte()
         let readTime = try reader.readTimestamp()
@@ -179,7 +179,7 @@ enum LocalStoreLayout {
     }
 
     /// The stored value of a target record.
-    static func encode(_ target: TargetRecord) -> [UInt8] {
+    package static func encode(_ target: TargetRecord) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(12 + target.resumeToken.count)
         appendTimestamp(target.snapshotVersion, to: &bytes)
@@ -187,14 +187,14 @@ enum LocalStoreLayout {
         return bytes
     }
 
-    static func decodeTarget(_ bytes: [UInt8], key: String) throws -> TargetRecord {
+    package static func decodeTarget(_ bytes: [UInt8], key: String) throws -> TargetRecord {
         var reader = StoredBytesReader(bytes, what: "record of target '\(key)'")
         let version = try reader.readTimestamp()
         return TargetRecord(resumeToken: Array(reader.rest), snapshotVersion: version)
     }
 
     /// The stored value of a mutation batch (its ID is the key).
-    static func encode(_ batch: MutationBatch) throws -> [UInt8] {
+    package static func encode(_ batch: MutationBatch) throws -> [UInt8] {
         var bytes: [UInt8] = [batchFormat]
         appendTimestamp(batch.localWriteTime, to: &bytes)
         appendUInt32(UInt32(batch.writes.count), to: &bytes)
@@ -211,7 +211,7 @@ enum LocalStoreLayout {
         return bytes
     }
 
-    static func decodeBatch(_ bytes: [UInt8], batchID: Int64) throws -> MutationBatch {
+    package static func decodeBatch(_ bytes: [UInt8], batchID: Int64) throws -> MutationBatch {
         var reader = StoredBytesReader(bytes, what: "mutation batch \(batchID)")
         let format = try reader.readByte()
         guard format == batchFormat else { throw reader.corrupt("unknown format \(format)") }
@@ -246,7 +246,7 @@ enum LocalStoreLayout {
     }
 
     /// The size a remote entry counts for (see `LocalStore`): its key's and value's bytes.
-    static func size(key: [UInt8], value: [UInt8]) -> Int64 {
+    package static func size(key: [UInt8], value: [UInt8]) -> Int64 {
         Int64(key.count + value.count)
     }
 }

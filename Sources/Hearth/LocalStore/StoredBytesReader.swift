@@ -2,36 +2,36 @@ import DocumentModel
 
 /// Reads the fixed-width big-endian fields of the local store's values (`LocalStoreLayout`);
 /// any shortfall is `.dataLoss`.
-struct StoredBytesReader {
+package struct StoredBytesReader {
     private let bytes: [UInt8]
     /// The position of the next unread byte.
     private(set) var offset: Int
     /// What is read, for error messages.
     private let what: String
 
-    init(_ bytes: [UInt8], offset: Int = 0, what: String) {
+    package init(_ bytes: [UInt8], offset: Int = 0, what: String) {
         self.bytes = bytes
         self.offset = offset
         self.what = what
     }
 
     /// Whether every byte has been read.
-    var isAtEnd: Bool { offset == bytes.count }
+    package var isAtEnd: Bool { offset == bytes.count }
 
     /// The unread bytes.
-    var rest: ArraySlice<UInt8> { bytes[offset...] }
+    package var rest: ArraySlice<UInt8> { bytes[offset...] }
 
-    func corrupt(_ problem: String) -> FirestoreError {
+    package func corrupt(_ problem: String) -> FirestoreError {
         FirestoreError(.dataLoss, "The local cache's \(what) is damaged: \(problem)")
     }
 
-    mutating func readByte() throws -> UInt8 {
+    package mutating func readByte() throws -> UInt8 {
         guard offset < bytes.count else { throw corrupt("unexpected end") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func readUInt64() throws -> UInt64 {
+    package mutating func readUInt64() throws -> UInt64 {
         guard bytes.count - offset >= 8 else { throw corrupt("unexpected end") }
         var value: UInt64 = 0
         for index in offset..<offset + 8 { value = value << 8 | UInt64(bytes[index]) }
@@ -39,7 +39,7 @@ struct StoredBytesReader {
         return value
     }
 
-    mutating func readUInt32() throws -> UInt32 {
+    package mutating func readUInt32() throws -> UInt32 {
         guard bytes.count - offset >= 4 else { throw corrupt("unexpected end") }
         var value: UInt32 = 0
         for index in offset..<offset + 4 { value = value << 8 | UInt32(bytes[index]) }
@@ -47,14 +47,14 @@ struct StoredBytesReader {
         return value
     }
 
-    mutating func readBytes(_ count: Int) throws -> ArraySlice<UInt8> {
+    package mutating func readBytes(_ count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, bytes.count - offset >= count else { throw corrupt("unexpected end") }
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
 
     /// Reads what `LocalStoreLayout.appendTimestamp` wrote.
-    mutating func readTimestamp() throws -> Timestamp {
+    package mutating func readTimestamp() throws -> Timestamp {
         let seconds = Int64(bitPattern: try readUInt64())
         let nanoseconds = Int32(bitPattern: try readUInt32())
         do {

@@ -3,31 +3,17 @@ import DocumentModel
 extension DocumentReference {
     /// Reads the document.
     ///
-    /// - Parameter source: `.cache` answers from what this instance has already seen (throwing
-    ///   `.unavailable` if it has not seen the document); `.default` falls back to it only
-    ///   when the database is unavailable.
+    /// - Parameter source: `.default` reads from the server and falls back to the local cache
+    ///   when the server cannot be reached; `.server` reads from the server only; `.cache`
+    ///   from the cache only (`.unavailable` if it does not know the document). Pending writes
+    ///   of this instance are applied in every case.
     /// - Throws: `FirestoreError`, e.g. `.permissionDenied` when the rules deny the read.
     public func getDocument(source: FirestoreSource = .default) async throws -> DocumentSnapshot {
-        let name = try resolvedName()
-        if source == .cache { return try cachedSnapshot(name) }
-        do {
-            let (_, documents) = try await firestore.backend.lookup([name], transaction: nil, as: firestore.identity)
-            firestore.cache.record(documents[0], name: name)
-            return DocumentSnapshot(reference: self, document: documents[0], metadata: SnapshotMetadata(isFromCache: false))
-        } catch let error as FirestoreError where error.code == .unavailable && source == .default {
-            guard firestore.cache.document(name) != nil else { throw error }
-            return try cachedSnapshot(name)
-        }
-    }
-
-    private func cachedSnapshot(_ name: DocumentName) throws -> DocumentSnapshot {
-        guard let cached = firestore.cache.document(name) else {
-            throw FirestoreError(
-                .unavailable,
-                "Failed to get document from cache. (However, this document may exist on the server. Run again "
-                    + "without setting source to FirestoreSourceCache to attempt to retrieve the document from the server.)")
-        }
-        return DocumentSnapshot(reference: self, document: cached, metadata: SnapshotMetadata(isFromCache: true))
+        let (overlay, isFromCache) = try await firestore.sync.getDocument(try resolvedName(), source: source)
+        return DocumentSnapshot(
+            reference: self, document: overlay.document,
+            metadata: SnapshotMetadata(hasPendingWrites: overlay.hasPendingWrites, isFromCache: isFromCache),
+            pendingServerTimestamps: overlay.pendingServerTimestamps)
     }
 
     /// Replaces the document's fields with `documentData`, creating the document if needed.

@@ -202,7 +202,7 @@ public class Query: @unchecked Sendable {
                 throw FirestoreError.invalidArgument(
                     "Invalid query. You are trying to start or end a query using a document that doesn't exist.")
             }
-            let values = try state.effectiveOrders().map { order -> Value in
+            let values = try state.effectiveOrders(in: firestore.database).map { order -> Value in
                 if order.field.isDocumentName { return .reference(try document.reference.resolvedName()) }
                 guard let value = fields.value(at: order.field) else {
                     throw FirestoreError.invalidArgument(

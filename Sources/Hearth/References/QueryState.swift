@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 /// What a `Query` has been built from, and the first error its building met.
 struct QueryState: Sendable, Equatable {
@@ -24,9 +25,28 @@ struct QueryState: Sendable, Equatable {
         if start { startAt = cursor } else { endAt = cursor }
     }
 
-    /// The orders Firestore applies (see `ImpliedOrders`).
-    func effectiveOrders() -> [Order] {
-        ImpliedOrders.orders(explicit: orders, filters: filters)
+    /// The orders Firestore applies: the explicit ones, then the implied ones, as the view
+    /// engine derives them (the store's rules), `__name__` last.
+    func effectiveOrders(in database: DatabaseID) throws -> [Order] {
+        let parentPath = parent.isEmpty ? ResourcePath.root : try ResourcePath(parent)
+        let resolve = DocumentIDResolver(
+            database: database, collection: try parentPath.appending(collectionID), isGroup: allDescendants)
+        return try effectiveOrders(filter: try resolvedFilter(resolve), parent: parentPath, in: database)
+    }
+
+    private func effectiveOrders(filter: QueryFilter?, parent: ResourcePath, in database: DatabaseID) throws -> [Order] {
+        let structured = StructuredQuery(
+            from: CollectionSelector(collectionID: collectionID, allDescendants: allDescendants), filter: filter,
+            orderBy: orders)
+        return try QueryView(DocumentModel.Query(database: database, parent: parent, structured: structured)).orders
+    }
+
+    private func resolvedFilter(_ resolve: DocumentIDResolver) throws -> QueryFilter? {
+        switch filters.count {
+        case 0: nil
+        case 1: try resolve.filter(filters[0])
+        default: .composite(.and, try filters.map(resolve.filter))
+        }
     }
 
     /// The model query in `database`, with `limit(toLast:)` turned into a reversed query (whose
@@ -37,6 +57,9 @@ struct QueryState: Sendable, Equatable {
         if let error { throw error }
         let parentPath = parent.isEmpty ? ResourcePath.root : try ResourcePath(parent)
         let collectionPath = try parentPath.appending(collectionID)
+        let resolve = DocumentIDResolver(database: database, collection: collectionPath, isGroup: allDescendants)
+        let filter = try resolvedFilter(resolve)
+        let allOrders = try effectiveOrders(filter: filter, parent: parentPath, in: database)
         var orders = orders
         var startAt = startAt
         var endAt = endAt
@@ -45,23 +68,17 @@ struct QueryState: Sendable, Equatable {
                 throw FirestoreError.invalidArgument(
                     "limit(toLast:) queries require specifying at least one order(by:) clause")
             }
-            orders = effectiveOrders().map { Order($0.field, $0.direction == .ascending ? .descending : .ascending) }
+            orders = allOrders.map { Order($0.field, $0.direction == .ascending ? .descending : .ascending) }
             startAt = self.endAt.map { QueryCursor(values: $0.values, before: !$0.before) }
             endAt = self.startAt.map { QueryCursor(values: $0.values, before: !$0.before) }
         }
-        let resolve = DocumentIDResolver(database: database, collection: collectionPath, isGroup: allDescendants)
-        let filter: QueryFilter? = switch filters.count {
-        case 0: nil
-        case 1: try resolve.filter(filters[0])
-        default: .composite(.and, try filters.map(resolve.filter))
-        }
         // As the SDKs do, the request names every order, the implied ones included, so that
         // cursors may hold a value for each.
-        if !limitToLast && namingImpliedOrders { orders = effectiveOrders() }
+        if !limitToLast && namingImpliedOrders { orders = allOrders }
         let structured = StructuredQuery(
             from: CollectionSelector(collectionID: collectionID, allDescendants: allDescendants), filter: filter,
-            orderBy: orders, startAt: try startAt.map { try resolve.cursor($0, orders: effectiveOrders()) },
-            endAt: try endAt.map { try resolve.cursor($0, orders: effectiveOrders()) }, limit: limit)
+            orderBy: orders, startAt: try startAt.map { try resolve.cursor($0, orders: allOrders) },
+            endAt: try endAt.map { try resolve.cursor($0, orders: allOrders) }, limit: limit)
         return DocumentModel.Query(database: database, parent: parentPath, structured: structured)
     }
 }

@@ -145,13 +145,14 @@ final class RemoteBackend: Backend {
         _ = try? await firestore.rollback(request: ClientRequest(message: request, metadata: metadata))
     }
 
-    func listen(to target: ListenTarget, as identity: Identity) -> AsyncThrowingStream<ListenResult, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<ListenResult, any Error>.makeStream()
+    func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent> {
+        let (stream, continuation) = AsyncStream<WatchEvent>.makeStream()
         let metadata: Metadata
         do {
             metadata = try self.metadata(identity)
         } catch {
-            continuation.finish(throwing: FirestoreError.wrapping(error))
+            continuation.yield(.failed(FirestoreError.wrapping(error)))
+            continuation.finish()
             return stream
         }
         let listener = RemoteListener(

@@ -1,35 +1,47 @@
 import DocumentModel
 import FirestoreProto
 import FirestoreWire
+import Foundation
 
-/// Follows one target of a `Listen` stream as the official clients do: documents accumulate
+/// Follows one target of `Listen` streams as the official clients do: documents accumulate
 /// from `document_change`, `document_delete` and `document_remove`; once the target is
-/// CURRENT, each global NO_CHANGE with a read time is a consistent snapshot, delivered with the
-/// documents in the query's order (and within its limit).
+/// CURRENT, each global NO_CHANGE with a read time is a consistent snapshot.
+///
+/// The state outlives a stream: a new stream adds the target with the last resume token, and
+/// the server then sends only what changed since (or a RESET, after which the target starts
+/// afresh).
 struct RemoteListenState {
     static let targetID: Int32 = 1
 
     let target: ListenTarget
     private var documents: [String: Document] = [:]
     private var isCurrent = false
-    private var orders: [Order] = []
-    private var limit: Int?
+    /// The last resume token the server gave (empty: none yet).
+    private(set) var resumeToken: [UInt8] = []
+    /// Documents learned about outside the target since the last snapshot.
+    private var observed: [DocumentName: Document?] = [:]
 
     init(target: ListenTarget) {
         self.target = target
-        if case .query(let query) = target {
-            orders = ImpliedOrders.orders(
-                explicit: query.structured.orderBy, filters: query.structured.filter.map { [$0] } ?? [])
-            limit = query.structured.limit
-        }
     }
 
-    /// The request that adds `target` to a `Listen` stream.
-    static func request(for target: ListenTarget, in database: DatabaseID) -> Google_Firestore_V1_ListenRequest {
+    /// The request that adds the target to a new `Listen` stream, resuming where the last one
+    /// left off when there is a token.
+    mutating func startStream(in database: DatabaseID) -> Google_Firestore_V1_ListenRequest {
+        isCurrent = false
+        var message = Self.target(for: target)
+        if !resumeToken.isEmpty { message.resumeToken = Data(resumeToken) }
         var request = Google_Firestore_V1_ListenRequest()
         request.database = database.resourceName
-        request.addTarget = self.target(for: target)
+        request.addTarget = message
         return request
+    }
+
+    /// Forgets the resume token and the documents, so the next stream starts afresh.
+    mutating func forgetResumeToken() {
+        resumeToken = []
+        documents = [:]
+        observed = [:]
     }
 
     /// The `Target` message to add.
@@ -53,9 +65,12 @@ struct RemoteListenState {
     /// Applies one response; returns a snapshot when the response completes a consistent one.
     ///
     /// - Throws: `FirestoreError` when the server removes the target with a cause.
-    mutating func apply(_ response: Google_Firestore_V1_ListenResponse) throws -> ListenResult? {
+    mutating func apply(_ response: Google_Firestore_V1_ListenResponse) throws -> WatchSnapshot? {
         switch response.responseType {
         case .targetChange(let change):
+            if !change.resumeToken.isEmpty, change.targetIds.isEmpty || change.targetIds.contains(Self.targetID) {
+                resumeToken = Array(change.resumeToken)
+            }
             switch change.targetChangeType {
             case .remove:
                 let code = FirestoreError.Code(rawValue: Int(change.cause.code)) ?? .unknown
@@ -66,29 +81,30 @@ struct RemoteListenState {
             case .current:
                 isCurrent = true
             case .noChange where change.targetIds.isEmpty && change.hasReadTime && isCurrent:
-                return ListenResult(readTime: try Timestamp(proto: change.readTime), documents: ordered())
+                let snapshot = WatchSnapshot(
+                    readTime: try Timestamp(proto: change.readTime), documents: Array(documents.values),
+                    resumeToken: resumeToken, observed: observed)
+                observed = [:]
+                return snapshot
             default:
                 break
             }
         case .documentChange(let change):
+            let document = try Document(proto: change.document)
             if change.targetIds.contains(Self.targetID) {
-                documents[change.document.name] = try Document(proto: change.document)
+                documents[change.document.name] = document
             } else if change.removedTargetIds.contains(Self.targetID) {
                 documents[change.document.name] = nil
+                observed[document.name] = .some(document)
             }
         case .documentDelete(let delete):
             documents[delete.document] = nil
+            if let name = try? DocumentName(resourceName: delete.document) { observed[name] = .some(nil) }
         case .documentRemove(let remove):
             documents[remove.document] = nil
         case .filter, nil:
             break
         }
         return nil
-    }
-
-    private func ordered() -> [Document] {
-        let sorted = documents.values.sorted { ImpliedOrders.precedes($0, $1, orders: orders) }
-        guard let limit else { return sorted }
-        return Array(sorted.prefix(limit))
     }
 }

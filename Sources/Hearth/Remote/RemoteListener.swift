@@ -6,13 +6,9 @@ import Synchronization
 
 /// Keeps one target listened to over `Listen` streams, as the Firebase SDKs do: when a stream
 /// breaks (the server restarts, the connection drops, the server ends it) the target is added
-/// again on a new stream after a backoff, and the listener goes on. Only an answer about the
-/// target itself (a rules denial, an invalid query: `REMOVE` with a cause), or the caller
-/// stopping, ends it.
-///
-/// A new stream starts the target afresh; its first snapshot is delivered only when it differs
-/// from the last one delivered, so a reconnection shows the changes made meanwhile and nothing
-/// else.
+/// again on a new stream after a backoff, with the last resume token, and the listener goes
+/// on. Only an answer about the target itself (a rules denial, an invalid query: `REMOVE` with
+/// a cause), or the caller stopping, ends it.
 struct RemoteListener: Sendable {
     let firestore: Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>
     let database: DatabaseID
@@ -23,28 +19,43 @@ struct RemoteListener: Sendable {
 
     /// The first wait before listening again, doubled after each failed attempt up to `maximumBackoff`.
     static let initialBackoff: Duration = .milliseconds(100)
-    static let maximumBackoff: Duration = .seconds(5)
+    static let maximumBackoff: Duration = .seconds(2)
 
-    /// Delivers the target's snapshots to `continuation` until the task is cancelled or the
+    /// Reports the target's events to `continuation` until the task is cancelled or the
     /// target is refused.
-    func run(into continuation: AsyncThrowingStream<ListenResult, any Error>.Continuation) async {
-        let delivery = Delivery(continuation: continuation)
+    func run(into continuation: AsyncStream<WatchEvent>.Continuation) async {
+        let progress = Progress(target: target)
         var backoff = Self.initialBackoff
+        var connected = true
         while !Task.isCancelled && !isShutDown() {
-            let deliveredBefore = delivery.count
+            progress.delivered.store(false, ordering: .relaxed)
             do {
-                try await listenOnce(delivery)
-            } catch let error as TargetRefused {
-                continuation.finish(throwing: error.error)
-                return
+                try await listenOnce(progress, continuation)
+            } catch let error as FirestoreError {
+                // The target was refused. A resume token the server no longer knows (a restarted
+                // emulator) can be the cause: try once more from scratch before giving up.
+                let hadToken = progress.state.withLock { state in
+                    guard !state.resumeToken.isEmpty else { return false }
+                    state.forgetResumeToken()
+                    return true
+                }
+                if hadToken { continue }
+                continuation.yield(.failed(error))
+                break
             } catch let error as RPCError where !Self.retried.contains(error.code) {
                 let code = FirestoreError.Code(rawValue: error.code.rawValue) ?? .unknown
-                continuation.finish(throwing: FirestoreError(code, error.message))
-                return
+                continuation.yield(.failed(FirestoreError(code, error.message)))
+                break
             } catch {
                 // A broken stream: listen again below.
             }
-            if delivery.count > deliveredBefore { backoff = Self.initialBackoff }
+            if Task.isCancelled || isShutDown() { break }
+            let delivered = progress.delivered.load(ordering: .relaxed)
+            if delivered || connected {
+                connected = false
+                continuation.yield(.disconnected)
+            }
+            if delivered { backoff = Self.initialBackoff }
             do {
                 try await Task.sleep(for: backoff)
             } catch {
@@ -55,43 +66,25 @@ struct RemoteListener: Sendable {
         continuation.finish()
     }
 
+    /// The target's state across streams, and whether the current stream delivered a snapshot.
+    private final class Progress: Sendable {
+        let state: Mutex<RemoteListenState>
+        let delivered = Atomic<Bool>(false)
+
+        init(target: ListenTarget) {
+            state = Mutex(RemoteListenState(target: target))
+        }
+    }
+
     /// The failures of a stream after which the target is listened to again, as the SDKs do;
     /// any other status (a bad token, an invalid request) ends the listener with its error.
     static let retried: Set<RPCError.Code> = [
         .unavailable, .unknown, .internalError, .deadlineExceeded, .resourceExhausted, .aborted, .cancelled,
     ]
 
-    /// The target refused by the server: not worth listening again.
-    private struct TargetRefused: Error {
-        let error: FirestoreError
-    }
-
-    /// Yields snapshots, skipping one equal to the last yielded (a new stream's first).
-    private final class Delivery: Sendable {
-        private let continuation: AsyncThrowingStream<ListenResult, any Error>.Continuation
-        /// The documents last yielded, and how many snapshots were yielded.
-        private let last = Mutex<(documents: [Document]?, count: Int)>((nil, 0))
-
-        init(continuation: AsyncThrowingStream<ListenResult, any Error>.Continuation) {
-            self.continuation = continuation
-        }
-
-        var count: Int { last.withLock { $0.count } }
-
-        func deliver(_ result: ListenResult) {
-            let isNew = last.withLock { last in
-                guard result.documents != last.documents else { return false }
-                last = (result.documents, last.count + 1)
-                return true
-            }
-            if isNew { continuation.yield(result) }
-        }
-    }
-
     /// One `Listen` stream, from adding the target until the stream ends or fails.
-    private func listenOnce(_ delivery: Delivery) async throws {
-        let request = RemoteListenState.request(for: target, in: database)
-        let target = target
+    private func listenOnce(_ progress: Progress, _ continuation: AsyncStream<WatchEvent>.Continuation) async throws {
+        let request = progress.state.withLock { $0.startStream(in: database) }
         try await firestore.listen(
             request: StreamingClientRequest(metadata: metadata) { writer in
                 try await writer.write(request)
@@ -99,15 +92,11 @@ struct RemoteListener: Sendable {
                 try await Task.sleep(for: .seconds(365 * 86400))
             }
         ) { response in
-            var state = RemoteListenState(target: target)
             for try await message in response.messages {
-                let result: ListenResult?
-                do {
-                    result = try state.apply(message)
-                } catch let error as FirestoreError {
-                    throw TargetRefused(error: error)
+                if let snapshot = try progress.state.withLock({ try $0.apply(message) }) {
+                    progress.delivered.store(true, ordering: .relaxed)
+                    continuation.yield(.snapshot(snapshot))
                 }
-                if let result { delivery.deliver(result) }
             }
         }
     }

@@ -14,12 +14,19 @@ public final class QuerySnapshot: Sendable {
     public let documentChanges: [DocumentChange]
     /// Where the results came from.
     public let metadata: SnapshotMetadata
+    /// The documents whose metadata alone changed (a pending write acknowledged), as
+    /// `modified` changes at their place.
+    let metadataChanges: [DocumentChange]
 
-    init(query: Query, documents: [QueryDocumentSnapshot], documentChanges: [DocumentChange], metadata: SnapshotMetadata) {
+    init(
+        query: Query, documents: [QueryDocumentSnapshot], documentChanges: [DocumentChange], metadata: SnapshotMetadata,
+        metadataChanges: [DocumentChange] = []
+    ) {
         self.query = query
         self.documents = documents
         self.documentChanges = documentChanges
         self.metadata = metadata
+        self.metadataChanges = metadataChanges
     }
 
     /// The number of documents.
@@ -28,9 +35,10 @@ public final class QuerySnapshot: Sendable {
     /// Whether there are no documents.
     public var isEmpty: Bool { documents.isEmpty }
 
-    /// The changes, optionally with metadata-only changes. Hearth's snapshots never change
-    /// metadata alone, so both give the same list.
+    /// The changes; with `includeMetadataChanges`, also the documents whose metadata alone
+    /// changed (`hasPendingWrites` after the server acknowledged a write), as `modified`.
     public func documentChanges(includeMetadataChanges: Bool) -> [DocumentChange] {
-        documentChanges
+        guard includeMetadataChanges, !metadataChanges.isEmpty else { return documentChanges }
+        return (documentChanges + metadataChanges).sorted { $0.newIndex < $1.newIndex }
     }
 }

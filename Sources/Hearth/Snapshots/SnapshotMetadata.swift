@@ -1,24 +1,26 @@
 /// Where a snapshot's data came from.
 public struct SnapshotMetadata: Sendable, Hashable {
-    /// Whether the snapshot holds writes not yet committed. Hearth sends every write before
-    /// answering, so this is always `false`.
+    /// Whether the snapshot shows writes of this instance that the server has not
+    /// acknowledged yet.
     public let hasPendingWrites: Bool
-    /// Whether the snapshot was answered from what this instance had already seen
-    /// (`source: .cache`) rather than read from the database.
+    /// Whether the snapshot comes from the local cache rather than a server that is up to date
+    /// with it: a `.cache` read, a read while the server is away, or a listener whose target
+    /// is not current on the server (yet, or any more).
     public let isFromCache: Bool
 
-    init(isFromCache: Bool) {
-        hasPendingWrites = false
+    init(hasPendingWrites: Bool, isFromCache: Bool) {
+        self.hasPendingWrites = hasPendingWrites
         self.isFromCache = isFromCache
     }
 }
 
 /// Where a read gets its data.
 public enum FirestoreSource: Sendable, Hashable {
-    /// The database; if it is unavailable, what this instance has already seen.
+    /// The server; the local cache when the server cannot be reached.
     case `default`
-    /// The database only.
+    /// The server only.
     case server
-    /// Only what this instance has already seen; fails with `.unavailable` if it has not seen it.
+    /// The local cache only, with pending writes applied; a document the cache does not know
+    /// fails with `.unavailable`.
     case cache
 }

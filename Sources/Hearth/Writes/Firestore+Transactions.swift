@@ -36,6 +36,7 @@ extension Firestore {
         var attempt = 0
         while true {
             attempt += 1
+            try sync.requireServer()
             let id = try await backend.beginTransaction(retrying: previous, as: identity)
             let transaction = Transaction(firestore: self, id: id)
             do {

@@ -30,9 +30,10 @@ public final class Transaction: Sendable {
         guard state.withLock({ $0.writes.isEmpty }) else {
             throw FirestoreError.invalidArgument("Firestore transactions require all reads to be executed before all writes.")
         }
-        let (_, documents) = try await firestore.backend.lookup([name], transaction: id, as: firestore.identity)
-        firestore.cache.record(documents[0], name: name)
-        return DocumentSnapshot(reference: document, document: documents[0], metadata: SnapshotMetadata(isFromCache: false))
+        let (readTime, documents) = try await firestore.backend.lookup([name], transaction: id, as: firestore.identity)
+        firestore.sync.recordRead([name: documents[0]], readTime: readTime)
+        return DocumentSnapshot(
+            reference: document, document: documents[0], metadata: SnapshotMetadata(hasPendingWrites: false, isFromCache: false))
     }
 
     /// Replaces `document`'s fields with `data`.

@@ -42,29 +42,36 @@ batch.setData(["name": "Alice"], forDocument: db.document("users/alice"))
 batch.updateData(["n": FieldValue.increment(Int64(1))], forDocument: counter)
 try await batch.commit()
 
-// Listeners: a closure, and a @MainActor closure.
-let (counts, countSink) = AsyncStream<Int>.makeStream()
-var countIterator = counts.makeAsyncIterator()
+// Listeners: a closure, and a @MainActor closure. Each yields into its own stream: a listener
+// with metadata changes may deliver a second snapshot (the server's, after the cache's).
+let (documentCounts, documentSink) = AsyncStream<Int>.makeStream()
+var documentIterator = documentCounts.makeAsyncIterator()
 let documentListener = counter.addSnapshotListener { snapshot, _ in
-    countSink.yield(snapshot?.get("n") as? Int ?? -1)
+    documentSink.yield(snapshot?.get("n") as? Int ?? -1)
 }
-let documentCount = await countIterator.next()
+let documentCount = await documentIterator.next()
 documentListener.remove()
+let (mainActorDocumentCounts, mainActorDocumentSink) = AsyncStream<Int>.makeStream()
+var mainActorDocumentIterator = mainActorDocumentCounts.makeAsyncIterator()
 let mainActorDocumentListener = counter.addSnapshotListener(includeMetadataChanges: true) { @MainActor snapshot, _ in
-    countSink.yield(snapshot?.get("n") as? Int ?? -1)
+    mainActorDocumentSink.yield(snapshot?.get("n") as? Int ?? -1)
 }
-let mainActorDocumentCount = await countIterator.next()
+let mainActorDocumentCount = await mainActorDocumentIterator.next()
 mainActorDocumentListener.remove()
+let (queryCounts, querySink) = AsyncStream<Int>.makeStream()
+var queryIterator = queryCounts.makeAsyncIterator()
 let queryListener = db.collection("counters").addSnapshotListener { snapshot, _ in
-    countSink.yield(snapshot?.count ?? -1)
+    querySink.yield(snapshot?.count ?? -1)
 }
-let queryCount = await countIterator.next()
+let queryCount = await queryIterator.next()
 queryListener.remove()
+let (mainActorQueryCounts, mainActorQuerySink) = AsyncStream<Int>.makeStream()
+var mainActorQueryIterator = mainActorQueryCounts.makeAsyncIterator()
 let mainActorQueryListener = db.collection("users").addSnapshotListener(includeMetadataChanges: true) {
     @MainActor snapshot, _ in
-    countSink.yield(snapshot?.count ?? -1)
+    mainActorQuerySink.yield(snapshot?.count ?? -1)
 }
-let mainActorQueryCount = await countIterator.next()
+let mainActorQueryCount = await mainActorQueryIterator.next()
 mainActorQueryListener.remove()
 
 // Snapshot sequences.
@@ -139,10 +146,13 @@ let mainActorObserver = session.users.observeUser(id: session.uid) { @MainActor 
 }
 let mainActorName = await nameIterator.next()
 mainActorObserver.remove()
+// Its own stream: the observers above may still deliver the server's update time of the write.
+let (invalidNames, invalidSink) = AsyncStream<String>.makeStream()
+var invalidIterator = invalidNames.makeAsyncIterator()
 let invalidObserver = session.users.observeUser(id: "") { result in
-    nameSink.yield((try? result.get())?.displayName ?? "no profile")
+    invalidSink.yield((try? result.get())?.displayName ?? "no profile")
 }
-let invalidName = await nameIterator.next()
+let invalidName = await invalidIterator.next()
 invalidObserver.remove()
 await db.terminate()
 
@@ -165,11 +175,12 @@ guard calls == expectedCalls, described == expectedResults else {
     throw UnexpectedResults(calls: calls, results: described)
 }
 // End of Tests/ReadmeExamplesTests/Snippets/ClosureAPI.swift.
-        _ = (calls, db, counter, committed, batch, countIterator, documentListener, documentCount)
-        _ = (mainActorDocumentListener, mainActorDocumentCount, queryListener, queryCount)
-        _ = (mainActorQueryListener, mainActorQueryCount, rules, note, environment, seeded, guest, denial)
-        _ = (auth, session, nameIterator, observer, firstName, updatedName, mainActorObserver)
-        _ = (mainActorName, invalidObserver, invalidName, expectedCalls, results, expectedResults)
+        _ = (calls, db, counter, committed, batch, documentIterator, documentListener, documentCount)
+        _ = (mainActorDocumentIterator, mainActorDocumentListener, mainActorDocumentCount, queryIterator)
+        _ = (queryListener, queryCount, mainActorQueryIterator, mainActorQueryListener)
+        _ = (mainActorQueryCount, rules, note, environment, seeded, guest, denial, auth, session)
+        _ = (nameIterator, observer, firstName, updatedName, mainActorObserver, mainActorName)
+        _ = (invalidIterator, invalidObserver, invalidName, expectedCalls, results, expectedResults)
         _ = (described)
     }
 }

@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import Hearth
 internal import LevelDB
 import Synchronization
 
@@ -14,7 +15,7 @@ import Synchronization
 ///
 /// ```swift
 /// let cache = try PersistentLocalStore(path: folder, sizeBytes: 100 * 1024 * 1024)
-/// try cache.apply(LocalStoreChange(addedBatches: [batch]))   // synced: survives a crash
+/// try cache.apply(LocalStoreChange(addedBatches: [batch]))   // survives the process being killed
 /// try cache.close()
 /// try PersistentLocalStore.destroy(path: folder)             // clearPersistence
 /// ```
@@ -176,8 +177,11 @@ package final class PersistentLocalStore: LocalStore {
         try withOpenState { $0.lastBatchID + 1 }
     }
 
-    /// Applies `change` in one LevelDB write batch, synced when it adds or removes mutation
-    /// batches; then evicts if the size estimate is above `sizeBytes` (a separate, unsynced write).
+    /// Applies `change` in one LevelDB write batch, then evicts if the size estimate is above
+    /// `sizeBytes` (a separate write). Writes are not synced, as the Firebase SDKs' LevelDB
+    /// cache does not sync them: a queued batch survives the process being killed (it is in
+    /// the operating system's buffers once `apply` returns), not a power loss; syncing would
+    /// put a disk flush between a write and its listeners.
     package func apply(_ change: LocalStoreChange) throws {
         try withOpenState { state in
             let batch = LevelDB.WriteBatch()
@@ -214,7 +218,7 @@ package final class PersistentLocalStore: LocalStore {
             if lastBatchID != state.lastBatchID {
                 batch.put(LocalStoreLayout.lastBatchIDKey, LocalStoreLayout.encodeInteger(UInt64(bitPattern: lastBatchID)))
             }
-            try database.write(batch, sync: change.changesBatches)
+            try database.write(batch)
             state.size = size
             state.lastBatchID = lastBatchID
             if CacheEviction.isOver(size, limit: sizeBytes) { try evict(&state) }

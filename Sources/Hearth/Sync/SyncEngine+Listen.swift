@@ -1,0 +1,196 @@
+import DocumentModel
+import Foundation
+
+extension SyncEngine {
+    /// Starts a view of `target`: its first state comes from the cache when the cache knows
+    /// something (or the server is away), then from the server.
+    func listen(to target: ListenTarget) -> ViewSubscription {
+        let mailbox = ViewMailbox()
+        let id = state.withLock { state -> Int? in
+            guard !state.isTerminated else {
+                mailbox.finish(throwing: FirestoreError(.failedPrecondition, "The client has already been terminated."))
+                return nil
+            }
+            let view: LocalView
+            do {
+                view = try LocalView(target: target, mailbox: mailbox)
+            } catch {
+                mailbox.finish(throwing: FirestoreError.wrapping(error))
+                return nil
+            }
+            let id = state.nextViewID
+            state.nextViewID += 1
+            state.views[id] = view
+            refreshView(id, changed: nil, &state)
+            if state.networkEnabled { state.views[id]?.watch = startWatch(id, target) }
+            return id
+        }
+        return ViewSubscription(engine: self, id: id, mailbox: mailbox)
+    }
+
+    /// A subscription that ends at once with `error` (an invalid target).
+    func failedSubscription(_ error: any Error) -> ViewSubscription {
+        let mailbox = ViewMailbox()
+        mailbox.finish(throwing: FirestoreError.wrapping(error))
+        return ViewSubscription(engine: self, id: nil, mailbox: mailbox)
+    }
+
+    /// Ends a view: its server target is released.
+    func stopListening(_ id: Int) {
+        let view = state.withLock { state in
+            state.disconnectedViews.remove(id)
+            return state.views.removeValue(forKey: id)
+        }
+        view?.watch?.cancel()
+        view?.mailbox.finish()
+    }
+
+    /// Follows the view's target on the server.
+    func startWatch(_ id: Int, _ target: ListenTarget) -> Task<Void, Never> {
+        let events = backend.watch(target, as: identity)
+        return Task {
+            for await event in events {
+                if Task.isCancelled { return }
+                handle(event, view: id)
+            }
+        }
+    }
+
+    private func handle(_ event: WatchEvent, view id: Int) {
+        switch event {
+        case .snapshot(let snapshot):
+            let limbo = apply(snapshot, view: id)
+            if !limbo.isEmpty { Task { await resolveLimbo(limbo, view: id) } }
+        case .disconnected:
+            state.withLock { state in
+                guard state.views[id] != nil else { return }
+                state.views[id]?.isCurrent = false
+                state.disconnectedViews.insert(id)
+                // The server is away: every view now shows cached data.
+                for other in state.views.keys {
+                    guard var view = state.views[other] else { continue }
+                    publish(&view, state)
+                    state.views[other] = view
+                }
+            }
+        case .failed(let error):
+            let view = state.withLock { state in
+                state.disconnectedViews.remove(id)
+                return state.views.removeValue(forKey: id)
+            }
+            view?.mailbox.finish(throwing: error)
+        }
+    }
+
+    /// Takes a consistent snapshot of the view's target into the cache and the views; returns
+    /// the view's limbo documents: shown by the view, absent from the server's target, with
+    /// no pending write and nothing newer in the cache than the snapshot.
+    private func apply(_ snapshot: WatchSnapshot, view id: Int) -> [DocumentName] {
+        state.withLock { state -> [DocumentName] in
+            guard var view = state.views[id] else { return [] }
+            var change = LocalStoreChange()
+            var changed = Set<DocumentName>()
+            do {
+                // A projection's documents are partial: the cache keeps whole documents only.
+                if case .query(let model) = view.target, model.structured.select != nil {
+                } else {
+                    var documents: [DocumentName: Document?] = [:]
+                    for document in snapshot.documents { documents[document.name] = .some(document) }
+                    for (name, document) in snapshot.observed where documents[name] == nil { documents[name] = .some(document) }
+                    if case .document(let name) = view.target, snapshot.documents.isEmpty { documents[name] = .some(nil) }
+                    changed = try record(documents, readTime: snapshot.readTime, into: &change)
+                }
+                change.targets[view.targetKey] = .some(
+                    TargetRecord(resumeToken: snapshot.resumeToken, snapshotVersion: snapshot.readTime))
+                try store.apply(change)
+            } catch {
+                logLocalStoreFailure(error)
+            }
+            view.members = Set(snapshot.documents.map(\.name))
+            view.isCurrent = true
+            state.views[id] = view
+            state.disconnectedViews.remove(id)
+            refreshViews(changed: changed, &state)
+            // The view became current even if no document changed.
+            if var current = state.views[id] {
+                publish(&current, state)
+                state.views[id] = current
+            }
+            guard case .query = view.target, let current = state.views[id] else { return [] }
+            let pendingNames = Set(state.pending.flatMap { $0.writes.map(\.name) })
+            let limbo = current.documents.map(\.name).filter { name in
+                guard !current.members.contains(name), !pendingNames.contains(name), !current.resolving.contains(name)
+                else { return false }
+                let entry = (try? store.entry(name)) ?? nil
+                return (entry?.readTime ?? .min) <= snapshot.readTime
+            }
+            state.views[id]?.resolving.formUnion(limbo)
+            return limbo
+        }
+    }
+
+    /// Looks up limbo documents on the server and takes what it says into the cache, so a
+    /// document deleted (or changed) while this instance was away leaves the views.
+    private func resolveLimbo(_ names: [DocumentName], view id: Int) async {
+        let result = try? await backend.lookup(names, transaction: nil, as: identity)
+        state.withLock { state in
+            state.views[id]?.resolving.subtract(names)
+            guard let (readTime, documents) = result else { return }
+            var change = LocalStoreChange()
+            do {
+                let changed = try record(
+                    Dictionary(uniqueKeysWithValues: zip(names, documents)), readTime: readTime, into: &change)
+                try store.apply(change)
+                refreshViews(changed: changed, &state)
+            } catch {
+                logLocalStoreFailure(error)
+            }
+        }
+    }
+
+    // MARK: Network
+
+    /// Stops talking to the server: views show the cache (`isFromCache`), writes queue up.
+    func disableNetwork() {
+        state.withLock { state in
+            guard state.networkEnabled else { return }
+            state.networkEnabled = false
+            for id in state.views.keys {
+                guard var view = state.views[id] else { continue }
+                view.watch?.cancel()
+                view.watch = nil
+                view.isCurrent = false
+                publish(&view, state)
+                state.views[id] = view
+            }
+            state.disconnectedViews = []
+        }
+    }
+
+    /// Talks to the server again: views listen again, queued writes are sent in order.
+    func enableNetwork() {
+        state.withLock { state in
+            guard !state.networkEnabled, !state.isTerminated else { return }
+            state.networkEnabled = true
+            for (id, view) in state.views { state.views[id]?.watch = startWatch(id, view.target) }
+            kickWriter(&state)
+        }
+    }
+}
+
+/// A consumer's hold on a view: the view ends when the subscription is released.
+final class ViewSubscription: Sendable {
+    let mailbox: ViewMailbox
+    private let engine: SyncEngine
+    private let id: Int?
+
+    init(engine: SyncEngine, id: Int?, mailbox: ViewMailbox) {
+        self.engine = engine
+        self.id = id
+        self.mailbox = mailbox
+    }
+
+    deinit {
+        if let id { engine.stopListening(id) }
+    }
+}

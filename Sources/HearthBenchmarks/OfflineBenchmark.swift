@@ -144,7 +144,7 @@ func runOffline(_ options: OfflineOptions) async throws {
     }
 }
 
-/// The time from `setData` to the listener's snapshot showing it, per write.
+/// The time from calling `setData` to the listener's snapshot showing it, per write.
 private func listenerLatency(_ db: Firestore, writes: Int) async throws -> Latencies {
     let ref = db.document("bench/listener")
     let arrivals = Mutex<[Int: ContinuousClock.Instant]>([:])
@@ -156,15 +156,21 @@ private func listenerLatency(_ db: Firestore, writes: Int) async throws -> Laten
     }
     defer { registration.remove() }
     var iterator = seen.makeAsyncIterator()
-    var latencies = Latencies()
-    var pending: [Task<Void, any Error>] = []
+    var writesInFlight: [Task<ContinuousClock.Instant, any Error>] = []
     for n in 0..<writes {
-        let start = ContinuousClock.now
-        pending.append(Task { try await ref.setData(["n": n]) })
+        writesInFlight.append(
+            Task {
+                let start = ContinuousClock.now
+                try await ref.setData(["n": n])
+                return start
+            })
         while let arrived = await iterator.next(), arrived != n {}
+    }
+    var latencies = Latencies()
+    for (n, task) in writesInFlight.enumerated() {
+        let start = try await task.value
         if let end = arrivals.withLock({ $0[n] }) { latencies.values.append(nanoseconds(end - start)) }
     }
-    for task in pending { try await task.value }
     return latencies
 }
 

@@ -49,21 +49,34 @@ package struct QueryView: Sendable {
     /// What `DocumentStore.runQuery` answers when exactly `documents` are stored (any order, any
     /// superset of the query's scope): the matching documents, sorted, with the cursors, offset,
     /// limit, vector search and projection applied.
+    ///
+    /// The ordered values are read once per document, and a limit keeps only the first
+    /// `offset + limit` documents while they arrive, so a limited query over many documents
+    /// sorts few of them.
     package func results(from documents: some Sequence<Document>) -> [Document] {
         if prepared.isProvablyEmpty { return [] }
-        let ordered = documents.filter(matches).sorted(by: precedes)
-        var results: [Document] = []
-        var window = ResultWindow(query: prepared, ordering: ordering)
-        admission: for document in ordered {
-            switch window.admit(document) {
-            case .skip: continue
-            case .stop: break admission
-            case .take:
-                results.append(document)
-                if window.isFull { break admission }
-            }
+        var ranked = RankedDocuments(orders: prepared.orders, keep: keptCount)
+        for document in documents where matches(document) && withinCursors(document) { ranked.add(document) }
+        var results = ranked.sorted()
+        if prepared.offset > 0 { results.removeFirst(min(prepared.offset, results.count)) }
+        if let limit = prepared.limit, results.count > limit {
+            results.removeLast(results.count - limit)
         }
         if let nearest = prepared.nearest { results = nearest.nearest(results) }
         return results.map { Projection.apply(prepared.projection, to: $0) }
+    }
+
+    /// How many of the first documents in order the answer can use: `offset + limit`, or all
+    /// (`nil`) without a limit.
+    private var keptCount: Int? {
+        prepared.limit.map { prepared.offset + $0 }
+    }
+
+    /// Whether `document` lies between the start and end cursors (each a test of the document
+    /// alone, so the window needs no sorted pass).
+    private func withinCursors(_ document: Document) -> Bool {
+        if let start = prepared.startAt, ordering.precedesStart(document, start) { return false }
+        if let end = prepared.endAt, ordering.followsEnd(document, end) { return false }
+        return true
     }
 }

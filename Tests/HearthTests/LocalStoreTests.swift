@@ -443,7 +443,8 @@ struct LocalStoreTests {
             }
             let all = try store.documents(in: Self.database, parent: .root, collectionID: "docs", allDescendants: false)
             #expect(all.count == 50)
-            #expect(Self.sizeEstimate(store) > 50_000)
+            // The memory store does not measure entries it will never evict.
+            #expect(kind == .memory || Self.sizeEstimate(store) > 50_000)
         }
     }
 

@@ -29,7 +29,7 @@ package final class MemoryLocalStore: LocalStore {
         self.sizeBytes = sizeBytes
     }
 
-    /// The current size estimate of the remote entries.
+    /// The current size estimate of the remote entries (0 without a limit: nothing is measured).
     package var sizeEstimate: Int64 { state.withLock { $0.size } }
 
     private func withOpenState<R>(_ body: (inout State) throws -> R) throws -> R {
@@ -86,8 +86,10 @@ package final class MemoryLocalStore: LocalStore {
                 lastBatchID = batch.batchID
             }
             for (name, entry) in change.entries {
-                let size = LocalStoreLayout.size(
-                    key: LocalStoreLayout.documentKey(name), value: LocalStoreLayout.encode(entry))
+                // Without a limit nothing is evicted, and the encoding is not worth measuring.
+                let size =
+                    sizeBytes < 0
+                    ? 0 : LocalStoreLayout.size(key: LocalStoreLayout.documentKey(name), value: LocalStoreLayout.encode(entry))
                 state.size += size - (state.entries[name]?.size ?? 0)
                 state.entries[name] = Stored(entry: entry, size: size)
             }

@@ -43,7 +43,7 @@ extension SyncEngine {
             let (readTime, documents) = try await backend.runQuery(model, transaction: nil, as: identity)
             let results = try state.withLock { state in
                 var candidates: [DocumentName: LocalDocument] = [:]
-                for document in documents { candidates[document.name] = LocalDocument(document) }
+                var hasPendingWrites = false
                 if model.structured.select == nil {
                     var change = LocalStoreChange()
                     let changed = try record(
@@ -54,11 +54,16 @@ extension SyncEngine {
                     // The server's answer with this instance's pending writes applied.
                     for batch in state.pending {
                         for write in batch.writes where view.inScope(write.name) {
+                            if !hasPendingWrites {
+                                for document in documents { candidates[document.name] = LocalDocument(document) }
+                                hasPendingWrites = true
+                            }
                             candidates[write.name] = try overlay(write.name, state).overlay.localDocument
                         }
                     }
                 }
-                return self.results(view, candidates)
+                // Without pending writes, the server's answer as it came (already in order).
+                return hasPendingWrites ? self.results(view, candidates) : documents.map { LocalDocument($0) }
             }
             return (results, false)
         } catch let error as FirestoreError where error.code == .unavailable && source == .default {

@@ -156,6 +156,8 @@ let package = Package(
             dependencies: ["DocumentModel", "DocumentStore"],
             swiftSettings: upcoming
         ),
+        // A client process that queues one write on a persistent cache and exits (Tests/OfflineTests).
+        .executableTarget(name: "OfflineWriter", dependencies: ["Hearth", "HearthPersistence"], swiftSettings: upcoming),
         .executableTarget(
             name: "QueryProbe",
             dependencies: ["DocumentModel", "DocumentStore"],
@@ -250,7 +252,9 @@ let package = Package(
         // The offline client (Docs/OfflineClient.md) against real servers in child processes, killed
         // and restarted mid-test: `hearth start` (HearthCLI, so that it is built) and Google's
         // emulator where installed.
-        .testTarget(name: "OfflineTests", dependencies: ["Hearth", "DocumentModel", "HearthCLI"], swiftSettings: upcoming),
+        .testTarget(
+            name: "OfflineTests", dependencies: ["Hearth", "HearthPersistence", "DocumentModel", "HearthCLI", "OfflineWriter"],
+            swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )

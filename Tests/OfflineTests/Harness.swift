@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A failure of the harness itself (a server that does not start, a child that hangs).
@@ -220,16 +220,28 @@ final class Workspace: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A server of `kind` on a fresh fixed port with `rules`, started.
+    /// A server of `kind` on a fresh fixed port with `rules`, started. A port that another
+    /// program took between the check and the start is given up for the next one (three tries).
     func server(_ kind: ServerKind, rules: String = Rules.lockedCollection, name: String = "server") async throws
         -> ServerProcess
     {
-        let server = try ServerProcess(
-            kind: kind, port: try Ports.allocate(), folder: folder.appendingPathComponent(name), rules: rules,
-            projectID: Rules.projectID)
-        lock.withLock { servers.append(server) }
-        try await server.start()
-        return server
+        var attempt = 0
+        while true {
+            attempt += 1
+            let server = try ServerProcess(
+                kind: kind, port: try Ports.allocate(), folder: folder.appendingPathComponent("\(name)-\(attempt)"),
+                rules: rules, projectID: Rules.projectID)
+            lock.withLock { servers.append(server) }
+            do {
+                try await server.start()
+                return server
+            } catch let error as HarnessError
+                where attempt < 3 && !server.isRunning
+                && (error.description.contains("in use") || error.description.contains("already in use"))
+            {
+                continue
+            }
+        }
     }
 
     /// A path for a persistent cache (not created: the client makes it).

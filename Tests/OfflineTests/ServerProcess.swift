@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Which server a scenario runs against.
@@ -106,7 +106,9 @@ final class ServerProcess: @unchecked Sendable {
                 return
             }
             guard process.isRunning else {
-                throw HarnessError("\(kind) server on port \(port) exited (\(process.terminationStatus)) before it was ready:\n\(text)")
+                throw HarnessError(
+                    "\(kind) server on port \(port) exited (\(process.terminationStatus)) before it was ready:\n\(text)"
+                )
             }
             guard Date() < deadline else {
                 Self.killTree(process.processIdentifier)
@@ -174,7 +176,9 @@ final class ServerProcess: @unchecked Sendable {
 /// Fixed loopback ports from 18100 on, each handed out once per test process and only when
 /// nothing listens on it.
 enum Ports {
-    private static let next = LockedValue(18_100)
+    /// Where this process starts: two test processes at once (two checkouts, say) begin 200
+    /// ports apart, and skip what the other listens on.
+    private static let next = LockedValue(18_100 + Int(getpid() % 4) * 200)
 
     /// A free port of the range, never returned before by this process.
     static func allocate() throws -> Int {
@@ -244,8 +248,8 @@ private func sendSignal(_ signal: Int32, to pid: Int32) {
 /// A new IPv4 TCP socket (or -1).
 private func streamSocket() -> Int32 {
     #if os(Linux)
-    socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
-    socket(AF_INET, SOCK_STREAM, 0)
+        socket(AF_INET, SOCK_STREAM, 0)
     #endif
 }

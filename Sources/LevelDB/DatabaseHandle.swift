@@ -34,6 +34,8 @@ final class DatabaseHandle: @unchecked Sendable {
     private let draining = Atomic<Bool>(false)
     /// The I/O failure that stopped writes, until `reopen`.
     private let stoppedWrites = Mutex<LevelDBError?>(nil)
+    /// This handle's claim on its folder (`OpenFolders`), released at close.
+    private let claim = Mutex<String?>(nil)
 
     init(path: String, options openOptions: OpenOptions) throws {
         self.path = path
@@ -59,13 +61,21 @@ final class DatabaseHandle: @unchecked Sendable {
         }
         lock = .allocate(capacity: 1)
         pthread_rwlock_init(lock, nil)
-        // If opening throws, `deinit` still runs (every property is initialized) and frees the options.
+        // If opening throws, `deinit` still runs (every property is initialized) and frees the
+        // options and the claim.
+        let key = try OpenFolders.claim(path)
+        claim.withLock { $0 = key }
         database = try withLevelDBError(path: path) { leveldb_open(options, path, $0) }
     }
 
     deinit {
         if let database { leveldb_close(database) }
+        releaseClaim()
         releaseOptions()
+    }
+
+    private func releaseClaim() {
+        if let key = claim.withLock({ $0.take() }) { OpenFolders.release(key) }
     }
 
     private func releaseOptions() {
@@ -133,6 +143,7 @@ final class DatabaseHandle: @unchecked Sendable {
         }
         leveldb_close(open)
         database = nil
+        releaseClaim()
     }
 
     /// Closes the database and opens it again, once no iterator or snapshot is open (new ones

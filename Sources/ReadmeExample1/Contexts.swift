@@ -15,6 +15,15 @@ let session = try await auth.signUp(email: "alice@example.com", password: "secre
 try await session.users.updateUser(id: session.uid, data: ["displayName": "Alice"])
 let alice = try await db.document("users/\(session.uid)").getDocument().data(as: User.self)
 
+// Offline: writes show at once and wait in a queue while the server is away; reads fall back to
+// the local cache. (Firestore.remote(settings:) with HearthPersistence's PersistentCacheSettings
+// keeps the cache and the queue across launches.)
+await db.disableNetwork()
+let rename = Task { try await session.users.updateUser(id: session.uid, data: ["displayName": "Alice L."]) }
+let pending = try await db.document("users/\(session.uid)").getDocument()   // cache; metadata.hasPendingWrites
+await db.enableNetwork()
+try await rename.value   // returns once the server has the write
+
 // Rules tests: a fresh environment per test, as with @firebase/rules-unit-testing.
 try await withRulesTestEnvironment(rules: .file("rules/firestore.rules")) { env in
     let bob = env.authenticatedContext(uid: "bob").firestore()
@@ -22,7 +31,7 @@ try await withRulesTestEnvironment(rules: .file("rules/firestore.rules")) { env 
     try await assertFails { try await bob.document("users/bob").delete() }
 }
 // End of README.md block 1.
-    _ = (db, auth, session, alice)
+    _ = (db, auth, session, alice, rename, pending)
 }
 
 /// README.md block 1 in an actor's method.
@@ -36,6 +45,15 @@ let session = try await auth.signUp(email: "alice@example.com", password: "secre
 try await session.users.updateUser(id: session.uid, data: ["displayName": "Alice"])
 let alice = try await db.document("users/\(session.uid)").getDocument().data(as: User.self)
 
+// Offline: writes show at once and wait in a queue while the server is away; reads fall back to
+// the local cache. (Firestore.remote(settings:) with HearthPersistence's PersistentCacheSettings
+// keeps the cache and the queue across launches.)
+await db.disableNetwork()
+let rename = Task { try await session.users.updateUser(id: session.uid, data: ["displayName": "Alice L."]) }
+let pending = try await db.document("users/\(session.uid)").getDocument()   // cache; metadata.hasPendingWrites
+await db.enableNetwork()
+try await rename.value   // returns once the server has the write
+
 // Rules tests: a fresh environment per test, as with @firebase/rules-unit-testing.
 try await withRulesTestEnvironment(rules: .file("rules/firestore.rules")) { env in
     let bob = env.authenticatedContext(uid: "bob").firestore()
@@ -43,6 +61,6 @@ try await withRulesTestEnvironment(rules: .file("rules/firestore.rules")) { env 
     try await assertFails { try await bob.document("users/bob").delete() }
 }
 // End of README.md block 1.
-        _ = (db, auth, session, alice)
+        _ = (db, auth, session, alice, rename, pending)
     }
 }

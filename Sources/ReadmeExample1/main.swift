@@ -18,6 +18,15 @@ let session = try await auth.signUp(email: "alice@example.com", password: "secre
 try await session.users.updateUser(id: session.uid, data: ["displayName": "Alice"])
 let alice = try await db.document("users/\(session.uid)").getDocument().data(as: User.self)
 
+// Offline: writes show at once and wait in a queue while the server is away; reads fall back to
+// the local cache. (Firestore.remote(settings:) with HearthPersistence's PersistentCacheSettings
+// keeps the cache and the queue across launches.)
+await db.disableNetwork()
+let rename = Task { try await session.users.updateUser(id: session.uid, data: ["displayName": "Alice L."]) }
+let pending = try await db.document("users/\(session.uid)").getDocument()   // cache; metadata.hasPendingWrites
+await db.enableNetwork()
+try await rename.value   // returns once the server has the write
+
 // Rules tests: a fresh environment per test, as with @firebase/rules-unit-testing.
 try await withRulesTestEnvironment(rules: .file("rules/firestore.rules")) { env in
     let bob = env.authenticatedContext(uid: "bob").firestore()
@@ -25,7 +34,7 @@ try await withRulesTestEnvironment(rules: .file("rules/firestore.rules")) { env 
     try await assertFails { try await bob.document("users/bob").delete() }
 }
 // End of README.md block 1.
-        _ = (db, auth, session, alice)
+        _ = (db, auth, session, alice, rename, pending)
     } catch {
         ExampleContext.fail(error)
     }

@@ -269,15 +269,11 @@ enum Scenarios {
             #expect(error.code == .failedPrecondition, "got \(error)")
         }
 
-        // That failed attempt leaves the first instance's lock in place: another process still fails.
-        // Known bug (#14): it does not. LevelDB's LockFile opens LOCK, finds the path in its
-        // in-process lock table and closes that descriptor, and POSIX then drops every fcntl lock
-        // this process holds on the file: the first instance's too. Another process then opens the
-        // cache beside the first instance. Remove `withKnownIssue` once PersistentLocalStore
-        // refuses a path this process has open before LevelDB sees it.
-        await withKnownIssue("a failed second open in this process releases the cache's lock") {
-            try await expectInUseInAnotherProcess(server, path, "after a second instance in this process failed")
-        }
+        // That failed attempt leaves the first instance's lock in place: another process still
+        // fails. (LevelDB alone would not: its LockFile opens LOCK, finds the path in its
+        // in-process table and closes that descriptor, which drops this process's fcntl lock on
+        // the file; the LevelDB wrapper now refuses a folder this process has open first.)
+        try await expectInUseInAnotherProcess(server, path, "after a second instance in this process failed")
 
         // Once the first is terminated, the path opens again, with what it cached.
         try await terminate(first)

@@ -6,10 +6,10 @@ package struct StoredBytesReader {
     private let bytes: [UInt8]
     /// The position of the next unread byte.
     private(set) var offset: Int
-    /// What is read, for error messages.
-    private let what: String
+    /// What is read, for error messages (made only for one).
+    private let what: () -> String
 
-    package init(_ bytes: [UInt8], offset: Int = 0, what: String) {
+    package init(_ bytes: [UInt8], offset: Int = 0, what: @escaping @autoclosure () -> String) {
         self.bytes = bytes
         self.offset = offset
         self.what = what
@@ -22,7 +22,7 @@ package struct StoredBytesReader {
     package var rest: ArraySlice<UInt8> { bytes[offset...] }
 
     package func corrupt(_ problem: String) -> FirestoreError {
-        FirestoreError(.dataLoss, "The local cache's \(what) is damaged: \(problem)")
+        FirestoreError(.dataLoss, "The local cache's \(what()) is damaged: \(problem)")
     }
 
     package mutating func readByte() throws -> UInt8 {

@@ -15,7 +15,7 @@ extension SyncEngine {
     ///   queued, and a rejection then goes to the write-failure listeners).
     @discardableResult
     func write(_ writes: [Write]) async throws -> CommitReport {
-        let batchID = try state.withLock { state -> Int64 in
+        let (batch, sendsNow) = try state.withLock { state -> (MutationBatch, Bool) in
             guard !state.isTerminated else {
                 throw FirestoreError(.failedPrecondition, "The client has already been terminated.")
             }
@@ -27,10 +27,29 @@ extension SyncEngine {
             state.pending.append(batch)
             state.awaited.insert(batch.batchID)
             refreshViews(changed: Set(writes.map(\.name)), &state)
-            kickWriter(&state)
-            return batch.batchID
+            // Alone in the queue with the server reachable, the batch is sent by this call, which
+            // spares the writer task's round of scheduling; otherwise the writer sends it in turn.
+            let sendsNow = state.networkEnabled && !state.isSending && !state.writerIsRetrying && state.pending.count == 1
+            if sendsNow { state.isSending = true } else { kickWriter(&state) }
+            return (batch, sendsNow)
         }
-        return try await waitForAcknowledgement(of: batchID)
+        if sendsNow { await send(batch) }
+        return try await waitForAcknowledgement(of: batch.batchID)
+    }
+
+    /// Sends one batch: acknowledged, rejected, or left queued for the writer to retry.
+    private func send(_ batch: MutationBatch) async {
+        do {
+            let report = try await backend.commit(batch.writes, transaction: nil, as: identity)
+            acknowledge(batch, report)
+        } catch let error as FirestoreError where !Self.isTransient(error.code) {
+            reject(batch, error)
+        } catch {
+            state.withLock { state in
+                state.isSending = false
+                kickWriter(&state)
+            }
+        }
     }
 
     private func waitForAcknowledgement(of batchID: Int64) async throws -> CommitReport {
@@ -103,8 +122,11 @@ extension SyncEngine {
             } catch let error as FirestoreError where !Self.isTransient(error.code) {
                 reject(batch, error)
             } catch {
+                state.withLock { state in
+                    state.isSending = false
+                    state.writerIsRetrying = true
+                }
                 if Task.isCancelled { return }
-                state.withLock { $0.writerIsRetrying = true }
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, Self.maximumWriteBackoff)
             }
@@ -124,7 +146,10 @@ extension SyncEngine {
         while true {
             let next = state.withLock { state -> MutationBatch?? in
                 if state.isTerminated { return .some(nil) }
-                if state.networkEnabled, let first = state.pending.first { return .some(first) }
+                if state.networkEnabled, !state.isSending, let first = state.pending.first {
+                    state.isSending = true
+                    return .some(first)
+                }
                 state.writerKicked = false
                 state.writerIsRetrying = false
                 return nil
@@ -145,6 +170,8 @@ extension SyncEngine {
     /// the server now holds them.
     private func acknowledge(_ batch: MutationBatch, _ report: CommitReport) {
         state.withLock { state in
+            state.isSending = false
+            if state.pending.count > 1 { kickWriter(&state) }
             guard let index = state.pending.firstIndex(where: { $0.batchID == batch.batchID }) else { return }
             state.pending.remove(at: index)
             state.writerIsRetrying = false
@@ -198,7 +225,9 @@ extension SyncEngine {
     /// caller, or else the write-failure listeners, learn why.
     private func reject(_ batch: MutationBatch, _ error: FirestoreError) {
         let (listeners, awaited) = state.withLock { state in
+            state.isSending = false
             state.pending.removeAll { $0.batchID == batch.batchID }
+            if !state.pending.isEmpty { kickWriter(&state) }
             var change = LocalStoreChange()
             change.removedBatchIDs = [batch.batchID]
             do {

@@ -50,6 +50,8 @@ final class SyncEngine: Sendable {
         /// The writer waiting for work, and whether work arrived since it last looked.
         var writerWake: CheckedContinuation<Void, Never>?
         var writerKicked = false
+        /// Whether a batch is being sent (by the writer, or inline by the call that queued it).
+        var isSending = false
         var isTerminated = false
 
         var isOffline: Bool { !networkEnabled || !disconnectedViews.isEmpty || writerIsRetrying }

@@ -86,7 +86,7 @@ final class EmbeddedBackend: Backend {
     }
 
     func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent> {
-        let (stream, continuation) = AsyncStream<WatchEvent>.makeStream()
+        let (stream, continuation) = AsyncStream<WatchEvent>.makeStream(bufferingPolicy: WatchEvent.buffering)
         let store = store
         let cache = requestIdentities
         let task = Task {

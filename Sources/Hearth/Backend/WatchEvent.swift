@@ -8,6 +8,11 @@ package enum WatchEvent: Sendable {
     case disconnected
     /// The server refused the target (rules denial, invalid query); no event follows.
     case failed(FirestoreError)
+
+    /// How many events a watch stream holds for a consumer that falls behind: the newest ones
+    /// (each snapshot is the target's whole state, so an older one adds nothing), never an
+    /// unbounded backlog.
+    package static let buffering = AsyncStream<WatchEvent>.Continuation.BufferingPolicy.bufferingNewest(16)
 }
 
 /// A watched target at one read time, as the server reported it.

@@ -146,7 +146,7 @@ final class RemoteBackend: Backend {
     }
 
     func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent> {
-        let (stream, continuation) = AsyncStream<WatchEvent>.makeStream()
+        let (stream, continuation) = AsyncStream<WatchEvent>.makeStream(bufferingPolicy: WatchEvent.buffering)
         let metadata: Metadata
         do {
             metadata = try self.metadata(identity)

@@ -181,7 +181,8 @@ let package = Package(
         ),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel"], swiftSettings: upcoming),
         .testTarget(
-            name: "DocumentStoreTests", dependencies: ["DocumentModel", "DocumentStore", "QueryEngine", "LevelDB", "SecurityRules"],
+            name: "DocumentStoreTests",
+            dependencies: ["DocumentModel", "DocumentStore", "QueryEngine", "LevelDB", "SecurityRules", "HearthEmbedded"],
             swiftSettings: upcoming),
         // HearthBenchmarks for the rules fuzzer and the rules benchmark's request (FuzzTests, ProjectRulesTests).
         .testTarget(

@@ -66,3 +66,12 @@ final class WriteFailureRegistration: ListenerRegistration {
         sync.removeFailureListener(id)
     }
 }
+
+extension Firestore {
+    /// Runs a model query from `source` through this instance's cache and queue, as
+    /// `Query.getDocuments(source:)` does (for the package's conformance tests, which replay
+    /// recorded wire queries).
+    package func documents(of query: DocumentModel.Query, source: FirestoreSource) async throws -> [Document] {
+        try await sync.runQuery(query, source: source).documents.map(\.document)
+    }
+}

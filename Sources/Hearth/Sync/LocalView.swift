@@ -17,8 +17,9 @@ struct LocalView {
     var documents: [LocalDocument] = []
     /// Whether the view's document target has pending writes (a pending delete included).
     var documentHasPendingWrites = false
-    /// The documents in the server's target at its last consistent snapshot.
+    /// The documents in the server's target at its last consistent snapshot, and its time.
     var members: Set<DocumentName> = []
+    var snapshotReadTime: Timestamp?
     /// Whether the server's target is current and connected.
     var isCurrent = false
     /// What the consumer was last handed; `nil` before the first state.

@@ -107,6 +107,7 @@ extension SyncEngine {
                 logLocalStoreFailure(error)
             }
             view.members = Set(snapshot.documents.map(\.name))
+            view.snapshotReadTime = snapshot.readTime
             view.isCurrent = true
             state.views[id] = view
             state.disconnectedViews.remove(id)
@@ -116,26 +117,40 @@ extension SyncEngine {
                 publish(&current, state)
                 state.views[id] = current
             }
-            guard case .query = view.target, let current = state.views[id] else { return [] }
-            let pendingNames = Set(state.pending.flatMap { $0.writes.map(\.name) })
-            let limbo = current.documents.map(\.name).filter { name in
-                guard !current.members.contains(name), !pendingNames.contains(name), !current.resolving.contains(name)
-                else { return false }
-                let entry = (try? store.entry(name)) ?? nil
-                return (entry?.readTime ?? .min) <= snapshot.readTime
-            }
-            state.views[id]?.resolving.formUnion(limbo)
-            return limbo
+            return claimLimbo(of: id, olderThan: snapshot.readTime, orAsOld: true, &state)
         }
+    }
+
+    /// The view's limbo documents not already being looked up, now marked as being looked up:
+    /// shown by the view, absent from the server's target at its last snapshot, with no pending
+    /// write, and known to the cache only from before that snapshot (or from its very time,
+    /// when `orAsOld`: a newer answer than the snapshot's is then not asked for again).
+    func claimLimbo(
+        of id: Int, olderThan readTime: Timestamp, orAsOld: Bool, _ state: inout State
+    ) -> [DocumentName] {
+        guard let view = state.views[id], case .query = view.target else { return [] }
+        let pendingNames = Set(state.pending.flatMap { $0.writes.map(\.name) })
+        let limbo = view.documents.map(\.name).filter { name in
+            guard !view.members.contains(name), !pendingNames.contains(name), !view.resolving.contains(name)
+            else { return false }
+            let known = ((try? store.entry(name)) ?? nil)?.readTime ?? .min
+            return known < readTime || (orAsOld && known == readTime)
+        }
+        state.views[id]?.resolving.formUnion(limbo)
+        return limbo
     }
 
     /// Looks up limbo documents on the server and takes what it says into the cache, so a
     /// document deleted (or changed) while this instance was away leaves the views.
-    private func resolveLimbo(_ names: [DocumentName], view id: Int) async {
+    ///
+    /// A snapshot that arrived while the lookup ran may have put a document in limbo again:
+    /// the view is checked once more against its latest snapshot, strictly (an answer as new as
+    /// the snapshot is not asked for again).
+    func resolveLimbo(_ names: [DocumentName], view id: Int) async {
         let result = try? await backend.lookup(names, transaction: nil, as: identity)
-        state.withLock { state in
+        let again = state.withLock { state -> [DocumentName] in
             state.views[id]?.resolving.subtract(names)
-            guard let (readTime, documents) = result else { return }
+            guard let (readTime, documents) = result else { return [] }
             var change = LocalStoreChange()
             do {
                 let changed = try record(
@@ -145,6 +160,21 @@ extension SyncEngine {
             } catch {
                 logLocalStoreFailure(error)
             }
+            guard let snapshotReadTime = state.views[id]?.snapshotReadTime else { return [] }
+            return claimLimbo(of: id, olderThan: snapshotReadTime, orAsOld: false, &state)
+        }
+        if !again.isEmpty { await resolveLimbo(again, view: id) }
+    }
+
+    /// Once pending writes leave the queue (acknowledged or rejected), a document they kept in
+    /// a view may be one the server's target no longer holds (deleted meanwhile, say, when a
+    /// rejected write showed it): every query view is checked for limbo documents again, and
+    /// those are looked up.
+    func resolveLimboAfterWrites(_ state: inout State) {
+        for id in state.views.keys {
+            guard let readTime = state.views[id]?.snapshotReadTime else { continue }
+            let limbo = claimLimbo(of: id, olderThan: readTime, orAsOld: true, &state)
+            if !limbo.isEmpty { Task { await resolveLimbo(limbo, view: id) } }
         }
     }
 

@@ -185,6 +185,7 @@ extension SyncEngine {
             }
             complete(batch, .success(report), &state)
             refreshViews(changed: names, &state)
+            resolveLimboAfterWrites(&state)
         }
     }
 
@@ -237,6 +238,7 @@ extension SyncEngine {
             }
             let awaited = complete(batch, .failure(error), &state)
             refreshViews(changed: Set(batch.writes.map(\.name)), &state)
+            resolveLimboAfterWrites(&state)
             return (Array(state.failureListeners.values), awaited)
         }
         guard !awaited else { return }

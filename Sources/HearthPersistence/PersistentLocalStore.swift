@@ -185,15 +185,7 @@ package final class PersistentLocalStore: LocalStore {
     package func apply(_ change: LocalStoreChange) throws {
         try withOpenState { state in
             let batch = LevelDB.WriteBatch()
-            var lastBatchID = state.lastBatchID
-            for added in change.addedBatches {
-                guard added.batchID > lastBatchID else {
-                    throw FirestoreError(
-                        .invalidArgument,
-                        "Mutation batch \(added.batchID) is not above the last batch ID \(lastBatchID) of the cache")
-                }
-                lastBatchID = added.batchID
-            }
+            let lastBatchID = try change.lastBatchID(after: state.lastBatchID)
             var size = state.size
             for (name, entry) in change.entries {
                 let key = LocalStoreLayout.documentKey(name)

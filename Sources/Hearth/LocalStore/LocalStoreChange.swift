@@ -21,4 +21,20 @@ package struct LocalStoreChange: Sendable {
         self.addedBatches = addedBatches
         self.removedBatchIDs = removedBatchIDs
     }
+
+    /// The last batch ID once the change's batches are added after `lastBatchID`.
+    ///
+    /// - Throws: `.invalidArgument` for a batch ID not above the one before it (IDs are never
+    ///   reused), before anything is written.
+    package func lastBatchID(after lastBatchID: Int64) throws -> Int64 {
+        var last = lastBatchID
+        for batch in addedBatches {
+            guard batch.batchID > last else {
+                throw FirestoreError(
+                    .invalidArgument, "Mutation batch \(batch.batchID) is not above the last batch ID \(last) of the cache")
+            }
+            last = batch.batchID
+        }
+        return last
+    }
 }

@@ -76,15 +76,7 @@ package final class MemoryLocalStore: LocalStore {
     package func apply(_ change: LocalStoreChange) throws {
         try withOpenState { state in
             // Validate first, so that a refused change changes nothing.
-            var lastBatchID = state.lastBatchID
-            for batch in change.addedBatches {
-                guard batch.batchID > lastBatchID else {
-                    throw FirestoreError(
-                        .invalidArgument,
-                        "Mutation batch \(batch.batchID) is not above the last batch ID \(lastBatchID) of the cache")
-                }
-                lastBatchID = batch.batchID
-            }
+            let lastBatchID = try change.lastBatchID(after: state.lastBatchID)
             for (name, entry) in change.entries {
                 // Without a limit nothing is evicted, and the encoding is not worth measuring.
                 let size =

@@ -15,20 +15,29 @@ extension DocumentStore {
     ///   `.alreadyExists` for `exists` preconditions, `.failedPrecondition` for `updateTime`.
     ///
     /// A transaction that read a document this changes, or ran a query whose results this
-    /// changes, is aborted (its commit fails with ABORTED); `commitWaitingForLocks(_:)` waits
+    /// changes, is aborted (its commit fails with ABORTED); `commitWaitingForLocks(_:as:)` waits
     /// for it instead, as Firestore does.
+    ///
+    /// Committed as `identity` (the admin by default, which bypasses security rules), each write
+    /// must be allowed by the rules' `create`, `update` or `delete`, judged against the commit's
+    /// post-commit view (`getAfter`), before anything is written; a denial is
+    /// `.permissionDenied` naming the rules evaluated, and is reported before a failed
+    /// precondition, as Firestore does.
     @discardableResult
-    public func commit(_ writes: [Write]) throws -> CommitResult {
-        try commitAbortingHolders(writes, authorizer: nil)
+    public func commit(_ writes: [Write], as identity: RequestIdentity = .admin) throws -> CommitResult {
+        try commitAbortingHolders(writes, authorizer: writeAuthorizer(for: identity, writes: writes))
     }
 
-    /// Applies `writes` atomically (see `commit(_:)`) once no transaction holds a lock on what
-    /// they change: it waits, suspended, for such transactions to commit or roll back, at most
-    /// `StoreConfiguration.transactionLockWaitSeconds`, then fails with ABORTED ("Transaction
-    /// lock timeout"), as Google's emulator does.
+    /// Applies `writes` atomically (see `commit(_:as:)`, and for `identity`) once no transaction
+    /// holds a lock on what they change: it waits, suspended, for such transactions to commit or
+    /// roll back, at most `StoreConfiguration.transactionLockWaitSeconds`, then fails with
+    /// ABORTED ("Transaction lock timeout"), as Google's emulator does.
     @discardableResult
-    public func commitWaitingForLocks(_ writes: [Write]) async throws -> CommitResult {
-        try await commitWaitingForLocks(writes, transaction: nil, authorizer: nil)
+    public func commitWaitingForLocks(
+        _ writes: [Write], as identity: RequestIdentity = .admin
+    ) async throws -> CommitResult {
+        try await commitWaitingForLocks(
+            writes, transaction: nil, authorizer: writeAuthorizer(for: identity, writes: writes))
     }
 
     /// How a commit treats other transactions' locks on what it changes.

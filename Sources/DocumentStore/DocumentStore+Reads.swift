@@ -4,13 +4,21 @@ import LevelDB
 extension DocumentStore {
     /// The document as of `readTime` (the newest version if `nil`), or `nil` if it did not exist.
     ///
+    /// Read as `identity` (the admin by default, which bypasses security rules), the rules'
+    /// `get` must allow it: a missing document is judged with `resource == null`.
+    ///
     /// - Throws: `.failedPrecondition` for a read time older than the retention window,
-    ///   `.invalidArgument` for one in the future.
-    public func document(_ name: DocumentName, readTime: Timestamp? = nil) throws -> Document? {
+    ///   `.invalidArgument` for one in the future; `.permissionDenied` naming the rules
+    ///   evaluated, as Google's emulator does, when the rules deny the read.
+    public func document(
+        _ name: DocumentName, readTime: Timestamp? = nil, as identity: RequestIdentity = .admin
+    ) throws -> Document? {
         let version = try readVersion(for: readTime)
-        return try DocumentStore.mapLevelDBErrors {
+        let document = try DocumentStore.mapLevelDBErrors {
             return try readDocument(name, atVersion: version, cursor: LazyCursor(database))
         }
+        try authorizeRead(name, document: document, as: identity)
+        return document
     }
 
     /// Several documents read at one consistent read time, which is returned with them.

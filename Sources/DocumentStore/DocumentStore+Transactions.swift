@@ -63,8 +63,14 @@ extension DocumentStore {
     /// them) and the documents it returns, so that another commit inserting, deleting or moving
     /// a document into or out of the results waits for this transaction; in a read-only one it
     /// reads at the transaction's read time.
-    public func runQuery(_ query: Query, transaction: TransactionID) async throws -> QueryResult {
+    ///
+    /// Run as `identity` (the admin by default, which bypasses security rules), the rules'
+    /// `list` must allow it (see `runQuery(_:readTime:as:)`).
+    public func runQuery(
+        _ query: Query, transaction: TransactionID, as identity: RequestIdentity = .admin
+    ) async throws -> QueryResult {
         try await reading {
+            try authorize(query, as: identity)
             let prepared = try QueryValidator.prepare(query)
             let result: (readTime: Timestamp, documents: [Document])
             switch try transactions.mode(of: transaction) {
@@ -84,10 +90,16 @@ extension DocumentStore {
     }
 
     /// Runs an aggregation in a transaction: in a read-write one over the newest data, locking
-    /// the range of its query (see `runQuery(_:transaction:)`); in a read-only one at the
+    /// the range of its query (see `runQuery(_:transaction:as:)`); in a read-only one at the
     /// transaction's read time.
-    public func runAggregation(_ query: AggregationQuery, transaction: TransactionID) async throws -> AggregationResult {
+    ///
+    /// Run as `identity` (the admin by default, which bypasses security rules), the rules'
+    /// `list` must allow its query.
+    public func runAggregation(
+        _ query: AggregationQuery, transaction: TransactionID, as identity: RequestIdentity = .admin
+    ) async throws -> AggregationResult {
         try await reading {
+            try authorize(query.query, as: identity)
             switch try transactions.mode(of: transaction) {
             case .readOnly(let version):
                 return try runAggregation(query, version: version)
@@ -126,19 +138,19 @@ extension DocumentStore {
     /// read has changed since, the commit fails with ABORTED and nothing is written; the
     /// transaction ends either way.
     ///
+    /// Committed as `identity` (the admin by default, which bypasses security rules), each write
+    /// must be allowed by the rules (see `commit(_:as:)`).
+    ///
     /// - Throws: `.invalidArgument` for an unknown, committed or expired transaction, or writes
-    ///   in a read-only one; `.aborted` for an aborted one, with the conflict that aborted it.
+    ///   in a read-only one; `.aborted` for an aborted one, with the conflict that aborted it;
+    ///   `.permissionDenied` naming the rules evaluated when the rules deny a write.
     @discardableResult
-    public func commit(_ writes: [Write], transaction: TransactionID) async throws -> CommitResult {
-        try await commit(writes, transaction: transaction, authorizer: nil)
-    }
-
-    /// Commits a transaction, checking its writes with `authorizer` under the commit lock.
-    func commit(
-        _ writes: [Write], transaction: TransactionID, authorizer: CommitAuthorizer?
+    public func commit(
+        _ writes: [Write], transaction: TransactionID, as identity: RequestIdentity = .admin
     ) async throws -> CommitResult {
         defer { transactions.finish(transaction) }
-        return try await commitWaitingForLocks(writes, transaction: transaction, authorizer: authorizer)
+        return try await commitWaitingForLocks(
+            writes, transaction: transaction, authorizer: writeAuthorizer(for: identity, writes: writes))
     }
 
     /// Ends a transaction without writing, releasing its locks. Rolling back an unknown,

@@ -23,9 +23,16 @@ extension DocumentStore {
     /// result.fields["field_1"]  // .integer(...)
     /// ```
     ///
-    /// - Throws: `.invalidArgument` for an invalid query or aggregation, with Firestore's message.
-    public func runAggregation(_ query: AggregationQuery, readTime: Timestamp? = nil) throws -> AggregationResult {
-        try runAggregation(query, version: try readTime.map { _ in try readVersion(for: readTime) })
+    /// Run as `identity` (the admin by default, which bypasses security rules), the rules'
+    /// `list` must allow its query (see `runQuery(_:readTime:as:)`).
+    ///
+    /// - Throws: `.invalidArgument` for an invalid query or aggregation, with Firestore's message;
+    ///   `.permissionDenied` naming the rules evaluated when the rules deny the query.
+    public func runAggregation(
+        _ query: AggregationQuery, readTime: Timestamp? = nil, as identity: RequestIdentity = .admin
+    ) throws -> AggregationResult {
+        try authorize(query.query, as: identity)
+        return try runAggregation(query, version: try readTime.map { _ in try readVersion(for: readTime) })
     }
 
     /// Runs an aggregation at `version` (the newest if `nil`; an older one must be within the

@@ -22,9 +22,17 @@ extension DocumentStore {
     ///         orderBy: [Order(try FieldPath("age"))], limit: 20)))
     /// ```
     ///
+    /// Run as `identity` (the admin by default, which bypasses security rules), the rules'
+    /// `list` must allow every document the query could return, judged from its constraints
+    /// (rules are not filters).
+    ///
     /// - Throws: `.invalidArgument` for a query Firestore refuses, with its message;
-    ///   `.failedPrecondition` or `.invalidArgument` for a read time out of the retention window.
-    public func runQuery(_ query: Query, readTime: Timestamp? = nil) throws -> QueryResult {
+    ///   `.failedPrecondition` or `.invalidArgument` for a read time out of the retention window;
+    ///   `.permissionDenied` naming the rules evaluated when the rules deny the query.
+    public func runQuery(_ query: Query, readTime: Timestamp? = nil, as identity: RequestIdentity = .admin) throws
+        -> QueryResult
+    {
+        try authorize(query, as: identity)
         let prepared = try QueryValidator.prepare(query)
         let result = try run(
             prepared, of: query, version: try readTime.map { _ in try readVersion(for: readTime) })

@@ -10,6 +10,12 @@ public enum RequestIdentity: Sendable, Hashable {
     /// A signed-in user: `request.auth` has the uid and the token's claims.
     case user(RulesAuth)
 
+    /// Whether this is the admin, whom security rules never judge.
+    public var isAdmin: Bool {
+        if case .admin = self { return true }
+        return false
+    }
+
     /// `request.auth`, or `nil` for the admin and for unauthenticated requests.
     var auth: RulesAuth? {
         if case .user(let auth) = self { return auth }

@@ -20,6 +20,28 @@ final class Listener: Sendable {
         var overflowed = false
         var waiting: CheckedContinuation<Bool, Never>?
         var finished = false
+        /// Called instead of waking a waiting task, for a consumer without one (`ListenerStream.onReady`).
+        var wake: (@Sendable () -> Void)?
+        /// Whether `wake` was called and the consumer has not taken the queue since.
+        var woken = false
+
+        /// The hook to call for new work, unless it was called already and the consumer has
+        /// not taken the queue since.
+        mutating func takeWake() -> (@Sendable () -> Void)? {
+            guard let wake, !woken else { return nil }
+            woken = true
+            return wake
+        }
+    }
+
+    /// What `takeQueuedNow()` found.
+    enum Queued {
+        /// Commits (and whether some were dropped before them).
+        case commits([CommitEvent], overflowed: Bool)
+        /// Nothing since the last take.
+        case nothing
+        /// The listener ended.
+        case finished
     }
 
     let id: UInt64
@@ -44,8 +66,8 @@ final class Listener: Sendable {
 
     /// Queues a commit for the consumer and wakes it if it waits. Never blocks.
     func enqueue(_ event: CommitEvent) {
-        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
-            guard !state.finished else { return nil }
+        let (waiter, wake) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
+            guard !state.finished else { return (nil, nil) }
             if state.queued.count >= Listener.maxQueuedCommits {
                 state.queued.removeAll()
                 state.overflowed = true
@@ -53,9 +75,36 @@ final class Listener: Sendable {
                 state.queued.append(event)
             }
             defer { state.waiting = nil }
-            return state.waiting
+            return (state.waiting, state.takeWake())
         }
         waiter?.resume(returning: true)
+        wake?()
+    }
+
+    /// Calls `wake` from now on when commits are queued or the listener ends (once until the
+    /// consumer takes the queue), and once now.
+    func onReady(_ wake: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.wake = wake
+            state.woken = true
+        }
+        // Now: the first snapshot is due (or the end, if the listener ended already).
+        wake()
+    }
+
+    /// Takes the queue without waiting.
+    func takeQueuedNow() -> Queued {
+        state.withLock { state in
+            state.woken = false
+            if state.finished { return .finished }
+            guard !state.queued.isEmpty || state.overflowed else { return .nothing }
+            defer {
+                state.queued = []
+                state.overflowed = false
+            }
+            return .commits(state.queued, overflowed: state.overflowed)
+        }
     }
 
     /// Waits until a commit is queued (or the listener is finished), then takes the queue.
@@ -67,7 +116,7 @@ final class Listener: Sendable {
                 if state.finished { return .some(nil) }
                 guard !state.queued.isEmpty || state.overflowed else { return nil }
                 defer {
-                    state.queued.removeAll(keepingCapacity: true)
+                    state.queued = []
                     state.overflowed = false
                 }
                 return (state.queued, state.overflowed)
@@ -87,12 +136,17 @@ final class Listener: Sendable {
 
     /// Ends the listener: a waiting consumer wakes and sees the end.
     func finish() {
-        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+        let (waiter, wake) = state.withLock { state -> (CheckedContinuation<Bool, Never>?, (@Sendable () -> Void)?) in
             state.finished = true
             state.queued = []
-            defer { state.waiting = nil }
-            return state.waiting
+            // The consumer is told of the end once; the hook is released with everything else.
+            defer {
+                state.waiting = nil
+                state.wake = nil
+            }
+            return (state.waiting, state.takeWake())
         }
         waiter?.resume(returning: false)
+        wake?()
     }
 }

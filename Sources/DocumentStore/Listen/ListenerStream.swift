@@ -26,6 +26,35 @@ public struct ListenerStream: AsyncSequence, Sendable {
         registration.cancel()
     }
 
+    /// Consumes the stream without a task waiting on it: `wake` is called once now (the first
+    /// snapshot is due), then whenever commits that may change the target are published or the
+    /// listener ends, once until the next `takeReady()`. It runs on the committing thread and
+    /// must return at once (post to a queue, say). Call `takeReady()` after each `wake`.
+    ///
+    /// A stream is consumed either this way, from one task at a time, or as an `AsyncSequence`,
+    /// never both.
+    public func onReady(_ wake: @escaping @Sendable () -> Void) {
+        registration.onReady(wake)
+    }
+
+    /// The next snapshot if there is one now, without waiting: the first call computes the
+    /// target's state, later ones reflect the commits published since (see `onReady(_:)`).
+    ///
+    /// - Throws: `FirestoreError` when the target cannot be read.
+    public func takeReady() throws -> ReadySnapshot {
+        try registration.takeReady()
+    }
+
+    /// What `takeReady()` found.
+    public enum ReadySnapshot: Sendable {
+        /// A snapshot, as iteration would deliver it.
+        case snapshot(ListenSnapshot)
+        /// Nothing changed the target since the last snapshot.
+        case unchanged
+        /// The listener ended (cancelled, or the store is closing).
+        case ended
+    }
+
     public func makeAsyncIterator() -> Iterator {
         Iterator(registration: registration)
     }
@@ -86,6 +115,53 @@ final class ListenerRegistration: Sendable {
         }
     }
 
+    func onReady(_ wake: @escaping @Sendable () -> Void) {
+        listener.onReady(wake)
+    }
+
+    /// The snapshot due now, if any; see `ListenerStream.takeReady()`.
+    func takeReady() throws -> ListenerStream.ReadySnapshot {
+        // Taken first, so that a commit published from here on calls the hook again.
+        let queued = listener.takeQueuedNow()
+        let first = delivered.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        let events: [CommitEvent]
+        let overflowed: Bool
+        switch queued {
+        case .finished:
+            return .ended
+        case _ where first:
+            // The first snapshot reads the target: it reflects every commit queued so far.
+            let (documents, version) = try store.currentResult(of: listener)
+            return deliver(documents, version: version, first: true).map { .snapshot($0) } ?? .unchanged
+        case .nothing:
+            return .unchanged
+        case .commits(let taken, let dropped):
+            (events, overflowed) = (taken, dropped)
+        }
+        let snapshot = try snapshot(after: events, overflowed: overflowed)
+        return snapshot.map { .snapshot($0) } ?? .unchanged
+    }
+
+    /// The snapshot after `events` (taken from the queue), or nil when they change nothing
+    /// delivered yet.
+    private func snapshot(after events: [CommitEvent], overflowed: Bool) throws -> ListenSnapshot? {
+        let deliveredVersion = delivered.withLock { $0.version }
+        let fresh = events.filter { $0.version > deliveredVersion }
+        guard overflowed || !fresh.isEmpty else { return nil }
+        let documents: [Document]
+        let version: Int64
+        if case .document = listener.target, !overflowed, let last = fresh.last, let change = last.changes.last {
+            documents = change.after.map { [$0] } ?? []
+            version = last.version
+        } else {
+            (documents, version) = try store.currentResult(of: listener)
+        }
+        return deliver(documents, version: version, first: false)
+    }
+
     private func snapshotInTurn() async throws -> ListenSnapshot? {
         let first = delivered.withLock { state in
             defer { state.started = true }
@@ -97,18 +173,7 @@ final class ListenerRegistration: Sendable {
         }
         while true {
             guard let (events, overflowed) = await listener.takeQueued() else { return nil }
-            let deliveredVersion = delivered.withLock { $0.version }
-            let fresh = events.filter { $0.version > deliveredVersion }
-            guard overflowed || !fresh.isEmpty else { continue }
-            let documents: [Document]
-            let version: Int64
-            if case .document = listener.target, !overflowed, let last = fresh.last, let change = last.changes.last {
-                documents = change.after.map { [$0] } ?? []
-                version = last.version
-            } else {
-                (documents, version) = try store.currentResult(of: listener)
-            }
-            if let snapshot = deliver(documents, version: version, first: false) { return snapshot }
+            if let snapshot = try snapshot(after: events, overflowed: overflowed) { return snapshot }
         }
     }
 

@@ -10,9 +10,8 @@ struct ActiveWatchTarget {
     /// Tells this target's snapshots apart from those of an earlier target with the same id.
     let serial: Int
     let target: WatchTarget
-    /// One store listener per part, consumed by `consumers`.
+    /// One store listener per part, consumed by the session when it says it is ready.
     let streams: [ListenerStream]
-    let consumers: [Task<Void, Never>]
     /// The version of each part's last snapshot (`nil` until its first one).
     private(set) var versions: [Int64?]
     /// How many documents each part holds now.
@@ -22,12 +21,11 @@ struct ActiveWatchTarget {
     /// Whether the target was reset (a resume the store could not serve as a difference).
     var wasReset = false
 
-    init(id: Int32, serial: Int, target: WatchTarget, streams: [ListenerStream], consumers: [Task<Void, Never>]) {
+    init(id: Int32, serial: Int, target: WatchTarget, streams: [ListenerStream]) {
         self.id = id
         self.serial = serial
         self.target = target
         self.streams = streams
-        self.consumers = consumers
         versions = Array(repeating: nil, count: streams.count)
         counts = Array(repeating: 0, count: streams.count)
     }
@@ -53,9 +51,8 @@ struct ActiveWatchTarget {
     /// How many documents the target holds.
     var documentCount: Int { counts.reduce(0, +) }
 
-    /// Stops the store listeners and their consumers; releases everything the target held.
+    /// Stops the store listeners; releases everything the target held.
     func stop() {
         for stream in streams { stream.cancel() }
-        for consumer in consumers { consumer.cancel() }
     }
 }

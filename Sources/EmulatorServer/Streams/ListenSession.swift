@@ -47,30 +47,38 @@ final class ListenSession {
     /// Serves the stream until the client closes it, goes away or the stream fails; `pending`
     /// are events taken from the inbox already.
     ///
+    /// Only this loop waits: it is what an idle stream keeps, so it holds nothing but the batch
+    /// (the work of a batch is `answer(_:)`'s, off the task's frame).
+    ///
     /// - Throws: `FirestoreError` for a malformed request (the stream ends with its status).
     func run(pending: [ListenEvent]) async throws -> StreamEnd {
         defer { stopAll() }
         var batch = pending
         while !batch.isEmpty {
-            var responses: [Google_Firestore_V1_ListenResponse] = []
-            var changed = false
-            for event in batch {
-                switch try handle(event, into: &responses, changed: &changed) {
-                case .serving: continue
-                case .finished:
-                    try await writer.write(contentsOf: responses)
-                    return .closed
-                case .clientLeft:
-                    return .closed
-                case .cancelled:
-                    return .cancelled
-                }
-            }
-            if changed, let point = consistentPoint() { responses.append(point) }
+            let (responses, end) = try answer(batch)
             if !responses.isEmpty { try await writer.write(contentsOf: responses) }
+            if let end { return end }
             batch = await inbox.takeAll()
         }
         return .cancelled
+    }
+
+    /// The responses to a batch of events, and how the stream ends if it does: the responses
+    /// to write first (none when the client left or the RPC was cancelled).
+    @inline(never)
+    private func answer(_ batch: [ListenEvent]) throws -> (responses: [Google_Firestore_V1_ListenResponse], end: StreamEnd?) {
+        var responses: [Google_Firestore_V1_ListenResponse] = []
+        var changed = false
+        for event in batch {
+            switch try handle(event, into: &responses, changed: &changed) {
+            case .serving: continue
+            case .finished: return (responses, .closed)
+            case .clientLeft: return ([], .closed)
+            case .cancelled: return ([], .cancelled)
+            }
+        }
+        if changed, let point = consistentPoint() { responses.append(point) }
+        return (responses, nil)
     }
 
     /// Where the stream is after an event.
@@ -97,17 +105,27 @@ final class ListenSession {
             throw error
         case .client(.cancelled):
             return .cancelled
-        case .snapshot(let serial, let part, let snapshot):
-            guard let id = targetID(serial: serial) else { return .serving }
-            try apply(snapshot, part: part, to: id, into: &responses)
-            changed = true
-        case .targetFailed(let serial, let error):
-            guard let id = targetID(serial: serial) else { return .serving }
-            targets.removeValue(forKey: id)?.stop()
-            responses.append(.targetChange(.remove, [id], cause: WireStatus(error)))
-        case .targetEnded(let serial):
-            guard targetID(serial: serial) != nil else { return .serving }
-            throw FirestoreError(.unavailable, "The server is shutting down; listen again")
+        case .ready(let serial, let part):
+            guard let id = targetID(serial: serial), let stream = targets[id]?.streams[part] else { return .serving }
+            let ready: ListenerStream.ReadySnapshot
+            do {
+                // On the store's reader threads, as the whole stream: it may run the target's query again.
+                ready = try stream.takeReady()
+            } catch {
+                targets.removeValue(forKey: id)?.stop()
+                responses.append(.targetChange(.remove, [id], cause: WireStatus(error)))
+                return .serving
+            }
+            switch ready {
+            case .snapshot(let snapshot):
+                try apply(snapshot, part: part, to: id, into: &responses)
+                changed = true
+            case .unchanged:
+                break
+            case .ended:
+                // Not stopped by this session: the store is closing.
+                throw FirestoreError(.unavailable, "The server is shutting down; listen again")
+            }
         }
         return .serving
     }
@@ -167,7 +185,8 @@ final class ListenSession {
         return lastAssignedID
     }
 
-    /// Opens the store listeners of `target` and starts consuming them.
+    /// Opens the store listeners of `target`. No task waits on them: each tells the inbox when
+    /// it has something (its first snapshot at once), and the session takes it then.
     private func open(_ target: WatchTarget, id: Int32) throws {
         var streams: [ListenerStream] = []
         do {
@@ -180,20 +199,10 @@ final class ListenSession {
         }
         nextSerial += 1
         let serial = nextSerial
-        let consumers = streams.enumerated().map { part, stream in
-            // On the store's reader threads: each snapshot may run the target's query again.
-            Task(executorPreference: store.readerExecutor) { [inbox] in
-                do {
-                    for try await snapshot in stream {
-                        inbox.post(.snapshot(serial: serial, part: part, snapshot))
-                    }
-                    if !Task.isCancelled { inbox.post(.targetEnded(serial: serial)) }
-                } catch {
-                    inbox.post(.targetFailed(serial: serial, error))
-                }
-            }
+        targets[id] = ActiveWatchTarget(id: id, serial: serial, target: target, streams: streams)
+        for (part, stream) in streams.enumerated() {
+            stream.onReady { [inbox] in inbox.post(.ready(serial: serial, part: part)) }
         }
-        targets[id] = ActiveWatchTarget(id: id, serial: serial, target: target, streams: streams, consumers: consumers)
     }
 
     private func targetID(serial: Int) -> Int32? {

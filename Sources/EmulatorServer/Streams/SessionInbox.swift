@@ -27,8 +27,9 @@ final class SessionInbox<Event: Sendable>: Sendable {
     /// when the consuming task is cancelled.
     func takeAll() async -> [Event] {
         while !Task.isCancelled {
+            // The queue's buffer goes with the batch: an idle stream keeps none.
             let taken = state.withLock { state -> [Event] in
-                defer { state.events.removeAll(keepingCapacity: true) }
+                defer { state.events = [] }
                 return state.events
             }
             if !taken.isEmpty { return taken }

@@ -1,0 +1,156 @@
+"""Server memory per idle Listen stream (issue 13, BENCHMARKS.md "Reliability (issue 13)").
+
+Starts a release `hearth start` in its own process, writes one document per stream (batch
+commits of 500), measures the server's RSS, then opens --streams Listen streams over
+--connections HTTP/2 connections from this process (grpc.aio, the official clients' transport),
+each with one document target, and waits until every stream is current. After --settle seconds
+it measures the RSS again and prints the memory per idle stream, against the goal of 10 KB (so
+that 10,000 streams take under 100 MB above the idle server). Unless --no-verify, it then changes
+every document and checks that every stream is told of its change (the streams were alive).
+
+Usage:
+    .venv-interop/bin/python Benchmarks/listen_memory/run.py --hearth .build-bench-release/release/hearth
+        [--streams 10000] [--connections 10] [--settle 2] [--no-verify] [--wrap "heaptrack -o /tmp/h"]
+Exit status 0 when every stream became current (and, when verified, got its change), 1 otherwise.
+"""
+
+import argparse
+import asyncio
+import os
+import shlex
+import sys
+import tempfile
+import time
+
+import grpc
+from google.cloud.firestore_v1.types import firestore as firestore_pb
+from google.cloud.firestore_v1.types import write as write_pb
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from server_vs_google import Emulator  # noqa: E402
+
+PROJECT = "demo-listen-memory"
+DATABASE = f"projects/{PROJECT}/databases/(default)"
+OWNER = (("authorization", "Bearer owner"),)
+GOAL_BYTES_PER_STREAM = 10 * 1024
+CURRENT = 3
+
+
+def document_name(index):
+    return f"{DATABASE}/documents/listened/d{index}"
+
+
+async def measure(server, streams, connections, settle, verify):
+    channels = [grpc.aio.insecure_channel(server.host, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(connections)]
+    listen = [channel.stream_stream(
+        "/google.firestore.v1.Firestore/Listen",
+        request_serializer=firestore_pb.ListenRequest.serialize,
+        response_deserializer=firestore_pb.ListenResponse.deserialize) for channel in channels]
+    commit = channels[0].unary_unary(
+        "/google.firestore.v1.Firestore/Commit",
+        request_serializer=firestore_pb.CommitRequest.serialize,
+        response_deserializer=firestore_pb.CommitResponse.deserialize)
+
+    async def commit_all(value):
+        for start in range(0, streams, 500):
+            writes = [write_pb.Write(update={"name": document_name(index), "fields": {"n": {"integer_value": value}}})
+                      for index in range(start, min(streams, start + 500))]
+            await commit(firestore_pb.CommitRequest(database=DATABASE, writes=writes), metadata=OWNER)
+
+    await commit_all(1)
+    await asyncio.sleep(settle)
+    rss_before = server.rss_bytes()
+    counts = {"current": 0, "changed": 0, "errors": 0}
+    all_current, all_changed, go_on = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    def settled():
+        if counts["current"] + counts["errors"] >= streams:
+            all_current.set()
+        if counts["changed"] + counts["errors"] >= streams:
+            all_changed.set()
+
+    async def one(index):
+        call = listen[index % connections](metadata=OWNER)
+        target = firestore_pb.Target(target_id=1, documents={"documents": [document_name(index)]})
+        await call.write(firestore_pb.ListenRequest(database=DATABASE, add_target=target))
+        seen_current = False
+        try:
+            while True:
+                response = await call.read()
+                if response is grpc.aio.EOF:
+                    raise RuntimeError("stream ended")
+                kind = firestore_pb.ListenResponse.pb(response).WhichOneof("response_type")
+                if kind == "target_change" and response.target_change.target_change_type == CURRENT and not seen_current:
+                    seen_current = True
+                    counts["current"] += 1
+                    settled()
+                    if not verify:
+                        await go_on.wait()
+                        break
+                elif kind == "document_change" and seen_current:
+                    if response.document_change.document.fields["n"].integer_value == 2:
+                        counts["changed"] += 1
+                        settled()
+                        break
+        except Exception:  # noqa: BLE001 - counted: a stream that failed
+            counts["errors"] += 1
+            settled()
+        finally:
+            call.cancel()
+
+    started = time.perf_counter()
+    tasks = [asyncio.create_task(one(index)) for index in range(streams)]
+    await asyncio.wait_for(all_current.wait(), timeout=900)
+    current_seconds = time.perf_counter() - started
+    await asyncio.sleep(settle)
+    rss_listening = server.rss_bytes()
+    changed_seconds = None
+    if verify:
+        started = time.perf_counter()
+        await commit_all(2)
+        await asyncio.wait_for(all_changed.wait(), timeout=900)
+        changed_seconds = time.perf_counter() - started
+    go_on.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for channel in channels:
+        await channel.close()
+
+    per_stream = (rss_listening - rss_before) / streams
+    print(f"Idle Listen streams: {streams} over {connections} connections, one document target each")
+    print(f"  current: {counts['current']} in {current_seconds:.2f} s; errors: {counts['errors']}")
+    print(f"  server RSS: {rss_before / 2**20:.1f} MiB idle, {rss_listening / 2**20:.1f} MiB with every stream open "
+          f"(ratio {rss_listening / rss_before:.2f})")
+    print(f"  per idle stream: {per_stream / 1024:.1f} KiB; goal {GOAL_BYTES_PER_STREAM / 1024:.0f} KiB: "
+          f"ratio {per_stream / GOAL_BYTES_PER_STREAM:.2f} ({'met' if per_stream < GOAL_BYTES_PER_STREAM else 'missed'}); "
+          f"10,000 streams would take {per_stream * 10_000 / 2**20:.0f} MiB above the idle server")
+    if verify:
+        print(f"  changed: {counts['changed']} of {streams} told of their document's change "
+              f"{changed_seconds:.2f} s after the first commit was sent")
+    ok = counts["current"] == streams and counts["errors"] == 0
+    return ok and (not verify or counts["changed"] == streams)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hearth", required=True)
+    parser.add_argument("--streams", type=int, default=10_000)
+    parser.add_argument("--connections", type=int, default=10)
+    parser.add_argument("--settle", type=float, default=2.0, help="seconds to wait before each RSS reading")
+    parser.add_argument("--no-verify", dest="verify", action="store_false",
+                        help="close the streams without changing their documents (for a heap profile's peak)")
+    parser.add_argument("--wrap", default="", help="a command to run hearth under, e.g. a heap profiler")
+    arguments = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="hearth-listen-memory-")
+    command = shlex.split(arguments.wrap) + [arguments.hearth, "start", "--port", "{port}", "--project", PROJECT,
+                                             "--data", folder]
+    server = Emulator("Hearth", lambda: command)
+    try:
+        ok = asyncio.run(measure(server, arguments.streams, arguments.connections, arguments.settle, arguments.verify))
+    finally:
+        server.stop()
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

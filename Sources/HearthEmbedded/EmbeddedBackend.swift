@@ -85,7 +85,8 @@ final class EmbeddedBackend: Backend {
         store.rollback(transaction)
     }
 
-    func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent> {
+    /// The store's listener starts with the target's whole state: `resume` is not needed.
+    func watch(_ target: ListenTarget, resuming resume: WatchResume?, as identity: Identity) -> AsyncStream<WatchEvent> {
         let (stream, continuation) = AsyncStream<WatchEvent>.makeStream(bufferingPolicy: WatchEvent.buffering)
         let store = store
         let cache = requestIdentities

@@ -84,6 +84,7 @@ package final class PersistentLocalStore: LocalStore {
                         "The persistent cache at \(path) has layout version \(format), newer than this Hearth's "
                             + "(\(LocalStoreLayout.format)); clear it (clearPersistence) or use a newer Hearth")
                 }
+                if format < LocalStoreLayout.format { try upgrade(database) }
             } else {
                 try database.put(LocalStoreLayout.formatKey, LocalStoreLayout.encodeInteger(LocalStoreLayout.format),
                                  sync: true)
@@ -100,6 +101,15 @@ package final class PersistentLocalStore: LocalStore {
             }
             return (size, lastBatchID)
         }
+    }
+
+    /// Upgrades a cache of layout 1: its target records (without members) are removed, so each
+    /// target's next listen is a full one; nothing else changed.
+    private static func upgrade(_ database: Database) throws {
+        let batch = LevelDB.WriteBatch()
+        try database.forEachEntry(withPrefix: [LocalStoreLayout.targetTag]) { key, _ in batch.delete(key) }
+        batch.put(LocalStoreLayout.formatKey, LocalStoreLayout.encodeInteger(LocalStoreLayout.format))
+        try database.write(batch, sync: true)
     }
 
     /// Deletes the cache's folder (`Firestore.clearPersistence()`); an absent folder is fine.

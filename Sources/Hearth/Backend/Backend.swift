@@ -27,8 +27,10 @@ package protocol Backend: Sendable {
     /// Follows a target: a `WatchEvent.snapshot` each time the target is consistent on the
     /// server, `.disconnected` when the connection to it breaks (the backend then listens again
     /// by itself), until the consumer stops or the target fails. The stream keeps only the
-    /// newest events for a slow consumer (`WatchEvent.buffering`).
-    func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent>
+    /// newest events for a slow consumer (`WatchEvent.buffering`). With `resume`, the first
+    /// stream asks only for what changed since its token (a backend without resume tokens
+    /// ignores it).
+    func watch(_ target: ListenTarget, resuming resume: WatchResume?, as identity: Identity) -> AsyncStream<WatchEvent>
 
     /// Releases what the backend holds (connections, an owned store).
     func shutdown() async

@@ -10,7 +10,7 @@ import SwiftProtobuf
 ///
 /// | key | value |
 /// |---|---|
-/// | `01` `format` | the layout version, 8 bytes big-endian (1) |
+/// | `01` `format` | the layout version, 8 bytes big-endian (2; 1 stored target records without members) |
 /// | `01` `lastBatchID` | the highest batch ID ever added, 8 bytes big-endian (kept when every batch is removed, so IDs are never reused) |
 /// | `02` project, database (`OrderedKey` strings), the document's path (`OrderedKey.appendPath`: segments, then `00 00`) | a remote entry |
 /// | `03` the target's key in UTF-8 | a target record |
@@ -24,7 +24,9 @@ import SwiftProtobuf
 /// Values (integers big-endian, a timestamp as 8 bytes of seconds and 4 of nanoseconds):
 /// - remote entry: `01`, the read time, then the document in `DocumentCodec` (times and fields;
 ///   the name is the key); or `02` and the read time for a document known not to exist;
-/// - target record: the snapshot version, then the resume token's bytes;
+/// - target record: `01`, the snapshot version, the resume token's length (4 bytes) and bytes,
+///   the number of members (4 bytes), then per member its resource name's length (4 bytes) and
+///   UTF-8 bytes;
 /// - mutation batch: `01`, the local write time, the number of writes (4 bytes), then per write
 ///   its length (4 bytes) and its `google.firestore.v1.Write` message (`Write.proto`); the
 ///   database each write is decoded in is the one its document name names.
@@ -34,14 +36,16 @@ package enum LocalStoreLayout {
     package static let targetTag: UInt8 = 0x03
     package static let batchTag: UInt8 = 0x04
 
-    /// The layout this version writes.
-    package static let format: UInt64 = 1
+    /// The layout this version writes. Opening a cache of layout 1 removes its target records
+    /// (they had no members), which only makes the next listen of each target a full one.
+    package static let format: UInt64 = 2
     package static let formatKey: [UInt8] = [metadataTag] + Array("format".utf8)
     package static let lastBatchIDKey: [UInt8] = [metadataTag] + Array("lastBatchID".utf8)
 
     private static let existingEntry: UInt8 = 0x01
     private static let missingEntry: UInt8 = 0x02
     private static let batchFormat: UInt8 = 0x01
+    private static let targetFormat: UInt8 = 0x01
 
     // MARK: Keys
 
@@ -180,17 +184,38 @@ package enum LocalStoreLayout {
 
     /// The stored value of a target record.
     package static func encode(_ target: TargetRecord) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(12 + target.resumeToken.count)
+        var bytes: [UInt8] = [targetFormat]
+        bytes.reserveCapacity(21 + target.resumeToken.count + target.members.count * 48)
         appendTimestamp(target.snapshotVersion, to: &bytes)
+        appendUInt32(UInt32(target.resumeToken.count), to: &bytes)
         bytes.append(contentsOf: target.resumeToken)
+        appendUInt32(UInt32(target.members.count), to: &bytes)
+        for member in target.members {
+            let name = Array(member.resourceName.utf8)
+            appendUInt32(UInt32(name.count), to: &bytes)
+            bytes.append(contentsOf: name)
+        }
         return bytes
     }
 
     package static func decodeTarget(_ bytes: [UInt8], key: String) throws -> TargetRecord {
         var reader = StoredBytesReader(bytes, what: "record of target '\(key)'")
+        let format = try reader.readByte()
+        guard format == targetFormat else { throw reader.corrupt("unknown format \(format)") }
         let version = try reader.readTimestamp()
-        return TargetRecord(resumeToken: Array(reader.rest), snapshotVersion: version)
+        let token = Array(try reader.readBytes(Int(try reader.readUInt32())))
+        let count = Int(try reader.readUInt32())
+        var members: [DocumentName] = []
+        members.reserveCapacity(min(count, 4096))
+        for _ in 0..<count {
+            let name = String(decoding: try reader.readBytes(Int(try reader.readUInt32())), as: UTF8.self)
+            guard let member = try? DocumentName(resourceName: name) else {
+                throw reader.corrupt("a member's name '\(name)' is not a document name")
+            }
+            members.append(member)
+        }
+        guard reader.isAtEnd else { throw reader.corrupt("trailing bytes") }
+        return TargetRecord(resumeToken: token, snapshotVersion: version, members: members)
     }
 
     /// The stored value of a mutation batch (its ID is the key).

@@ -145,7 +145,7 @@ final class RemoteBackend: Backend {
         _ = try? await firestore.rollback(request: ClientRequest(message: request, metadata: metadata))
     }
 
-    func watch(_ target: ListenTarget, as identity: Identity) -> AsyncStream<WatchEvent> {
+    func watch(_ target: ListenTarget, resuming resume: WatchResume?, as identity: Identity) -> AsyncStream<WatchEvent> {
         let (stream, continuation) = AsyncStream<WatchEvent>.makeStream(bufferingPolicy: WatchEvent.buffering)
         let metadata: Metadata
         do {
@@ -156,7 +156,7 @@ final class RemoteBackend: Backend {
             return stream
         }
         let listener = RemoteListener(
-            firestore: firestore, database: database, target: target, metadata: metadata,
+            firestore: firestore, database: database, target: target, resume: resume, metadata: metadata,
             isShutDown: { [weak self] in self?.isShutDown.load(ordering: .relaxed) ?? true })
         let task = Task { await listener.run(into: continuation) }
         continuation.onTermination = { _ in task.cancel() }

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// The state outlives a stream: a new stream adds the target with the last resume token, and
 /// the server then sends only what changed since (or a RESET, after which the target starts
-/// afresh).
+/// afresh). It can also start from a token and documents kept in the local cache by an earlier
+/// process (`WatchResume`).
 struct RemoteListenState {
     static let targetID: Int32 = 1
 
@@ -21,8 +22,14 @@ struct RemoteListenState {
     /// Documents learned about outside the target since the last snapshot.
     private var observed: [DocumentName: Document?] = [:]
 
-    init(target: ListenTarget) {
+    /// Follows `target`, from `resume` when given: its token and documents, as an earlier
+    /// stream (of this process or an earlier one) left them.
+    init(target: ListenTarget, resume: WatchResume? = nil) {
         self.target = target
+        if let resume {
+            resumeToken = resume.resumeToken
+            for document in resume.documents { documents[document.name.resourceName] = document }
+        }
     }
 
     /// The request that adds the target to a new `Listen` stream, resuming where the last one

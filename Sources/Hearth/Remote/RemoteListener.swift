@@ -13,6 +13,8 @@ struct RemoteListener: Sendable {
     let firestore: Google_Firestore_V1_Firestore.Client<HTTP2ClientTransport.Posix>
     let database: DatabaseID
     let target: ListenTarget
+    /// Where the first stream resumes from (a token and documents from the local cache).
+    let resume: WatchResume?
     let metadata: Metadata
     /// Whether the backend has been shut down: then no stream is opened again.
     let isShutDown: @Sendable () -> Bool
@@ -24,7 +26,7 @@ struct RemoteListener: Sendable {
     /// Reports the target's events to `continuation` until the task is cancelled or the
     /// target is refused.
     func run(into continuation: AsyncStream<WatchEvent>.Continuation) async {
-        let progress = Progress(target: target)
+        let progress = Progress(target: target, resume: resume)
         var backoff = Self.initialBackoff
         var connected = true
         while !Task.isCancelled && !isShutDown() {
@@ -71,8 +73,8 @@ struct RemoteListener: Sendable {
         let state: Mutex<RemoteListenState>
         let delivered = Atomic<Bool>(false)
 
-        init(target: ListenTarget) {
-            state = Mutex(RemoteListenState(target: target))
+        init(target: ListenTarget, resume: WatchResume?) {
+            state = Mutex(RemoteListenState(target: target, resume: resume))
         }
     }
 

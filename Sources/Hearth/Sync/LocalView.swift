@@ -45,9 +45,13 @@ struct LocalView {
         }
     }
 
-    /// The state to hand the consumer, given whether the network is enabled.
+    /// The state to hand the consumer, given whether the network is enabled. As in the SDKs,
+    /// a view is from the cache until its target is current and no limbo document of it is
+    /// still being looked up.
     func state(networkEnabled: Bool) -> ViewState {
         let pending = query == nil ? documentHasPendingWrites : documents.contains(where: \.hasPendingWrites)
-        return ViewState(documents: documents, isFromCache: !isCurrent || !networkEnabled, hasPendingWrites: pending)
+        return ViewState(
+            documents: documents, isFromCache: !isCurrent || !networkEnabled || !resolving.isEmpty,
+            hasPendingWrites: pending)
     }
 }

@@ -22,7 +22,7 @@ extension SyncEngine {
             state.nextViewID += 1
             state.views[id] = view
             refreshView(id, changed: nil, &state)
-            if state.networkEnabled { state.views[id]?.watch = startWatch(id, target) }
+            if state.networkEnabled { state.views[id]?.watch = startWatch(id, target, key: view.targetKey) }
             return id
         }
         return ViewSubscription(engine: self, id: id, mailbox: mailbox)
@@ -45,14 +45,35 @@ extension SyncEngine {
         view?.mailbox.finish()
     }
 
-    /// Follows the view's target on the server.
-    func startWatch(_ id: Int, _ target: ListenTarget) -> Task<Void, Never> {
-        let events = backend.watch(target, as: identity)
+    /// Follows the view's target on the server, resuming from the cache's record of it when
+    /// the record is whole.
+    func startWatch(_ id: Int, _ target: ListenTarget, key: String) -> Task<Void, Never> {
+        let events = backend.watch(target, resuming: resumePoint(target, key), as: identity)
         return Task {
             for await event in events {
                 if Task.isCancelled { return }
                 handle(event, view: id)
             }
+        }
+    }
+
+    /// The cache's record of the target `key` with its members' documents, or `nil` when
+    /// there is no token or a member's document has left the cache (the target then starts
+    /// afresh). A projection's documents are partial and not cached: it always starts afresh.
+    private func resumePoint(_ target: ListenTarget, _ key: String) -> WatchResume? {
+        if case .query(let model) = target, model.structured.select != nil { return nil }
+        do {
+            guard let record = try store.target(key), !record.resumeToken.isEmpty else { return nil }
+            var documents: [Document] = []
+            documents.reserveCapacity(record.members.count)
+            for name in record.members {
+                guard let document = try store.entry(name)?.document else { return nil }
+                documents.append(document)
+            }
+            return WatchResume(resumeToken: record.resumeToken, documents: documents)
+        } catch {
+            logLocalStoreFailure(error)
+            return nil
         }
     }
 
@@ -101,7 +122,9 @@ extension SyncEngine {
                     changed = try record(documents, readTime: snapshot.readTime, into: &change)
                 }
                 change.targets[view.targetKey] = .some(
-                    TargetRecord(resumeToken: snapshot.resumeToken, snapshotVersion: snapshot.readTime))
+                    TargetRecord(
+                        resumeToken: snapshot.resumeToken, snapshotVersion: snapshot.readTime,
+                        members: snapshot.documents.map(\.name)))
                 try store.apply(change)
             } catch {
                 logLocalStoreFailure(error)
@@ -111,13 +134,13 @@ extension SyncEngine {
             view.isCurrent = true
             state.views[id] = view
             state.disconnectedViews.remove(id)
-            refreshViews(changed: changed, &state)
-            // The view became current even if no document changed.
-            if var current = state.views[id] {
-                publish(&current, state)
-                state.views[id] = current
-            }
-            return claimLimbo(of: id, olderThan: snapshot.readTime, orAsOld: true, &state)
+            for other in state.views.keys where other != id { refreshView(other, changed: changed, &state) }
+            // This view is published once its limbo documents are known: it stays from the
+            // cache while they are looked up.
+            refreshView(id, changed: changed, publishing: false, &state)
+            let limbo = claimLimbo(of: id, olderThan: snapshot.readTime, orAsOld: true, &state)
+            publish(id, &state)
+            return limbo
         }
     }
 
@@ -150,7 +173,10 @@ extension SyncEngine {
         let result = try? await backend.lookup(names, transaction: nil, as: identity)
         let again = state.withLock { state -> [DocumentName] in
             state.views[id]?.resolving.subtract(names)
-            guard let (readTime, documents) = result else { return [] }
+            guard let (readTime, documents) = result else {
+                publish(id, &state)
+                return []
+            }
             var change = LocalStoreChange()
             do {
                 let changed = try record(
@@ -161,9 +187,19 @@ extension SyncEngine {
                 logLocalStoreFailure(error)
             }
             guard let snapshotReadTime = state.views[id]?.snapshotReadTime else { return [] }
-            return claimLimbo(of: id, olderThan: snapshotReadTime, orAsOld: false, &state)
+            let again = claimLimbo(of: id, olderThan: snapshotReadTime, orAsOld: false, &state)
+            // With nothing left to look up, the view may now be current.
+            publish(id, &state)
+            return again
         }
         if !again.isEmpty { await resolveLimbo(again, view: id) }
+    }
+
+    /// Hands the view `id`'s state to its consumer if it changed (its metadata included).
+    private func publish(_ id: Int, _ state: inout State) {
+        guard var view = state.views[id] else { return }
+        publish(&view, state)
+        state.views[id] = view
     }
 
     /// Once pending writes leave the queue (acknowledged or rejected), a document they kept in
@@ -174,7 +210,10 @@ extension SyncEngine {
         for id in state.views.keys {
             guard let readTime = state.views[id]?.snapshotReadTime else { continue }
             let limbo = claimLimbo(of: id, olderThan: readTime, orAsOld: true, &state)
-            if !limbo.isEmpty { Task { await resolveLimbo(limbo, view: id) } }
+            if !limbo.isEmpty {
+                publish(id, &state)  // from the cache until they are looked up
+                Task { await resolveLimbo(limbo, view: id) }
+            }
         }
     }
 
@@ -202,7 +241,7 @@ extension SyncEngine {
         state.withLock { state in
             guard !state.networkEnabled, !state.isTerminated else { return }
             state.networkEnabled = true
-            for (id, view) in state.views { state.views[id]?.watch = startWatch(id, view.target) }
+            for (id, view) in state.views { state.views[id]?.watch = startWatch(id, view.target, key: view.targetKey) }
             kickWriter(&state)
         }
     }

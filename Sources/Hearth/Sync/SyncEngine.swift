@@ -167,8 +167,9 @@ final class SyncEngine: Sendable {
         for id in state.views.keys { refreshView(id, changed: changed, &state) }
     }
 
-    /// Recomputes one view; a failure of the local store ends it with the error.
-    func refreshView(_ id: Int, changed: Set<DocumentName>?, _ state: inout State) {
+    /// Recomputes one view and, when `publishing`, hands its new state to the consumer; a
+    /// failure of the local store ends it with the error.
+    func refreshView(_ id: Int, changed: Set<DocumentName>?, publishing: Bool = true, _ state: inout State) {
         guard var view = state.views[id] else { return }
         do {
             switch view.target {
@@ -201,7 +202,7 @@ final class SyncEngine: Sendable {
             view.mailbox.finish(throwing: FirestoreError.wrapping(error))
             return
         }
-        publish(&view, state)
+        if publishing { publish(&view, state) }
         state.views[id] = view
     }
 

@@ -45,8 +45,8 @@ public final class DocumentStore: Sendable {
     let transactions: TransactionManager
     /// The registered listeners, which every commit is published to.
     let listeners = ListenerRegistry()
-    /// Security rules by project id.
-    let rulesets = Mutex<[String: Ruleset]>([:])
+    /// Which security rules apply to each project.
+    let rulesets = ProjectRulesets()
     private let collector: Mutex<Task<Void, Never>?>
     /// The threads blocking work runs on when called from async code (see `reading(_:)`).
     let threads = StoreThreads()

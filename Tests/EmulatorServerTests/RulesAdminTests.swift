@@ -1,3 +1,4 @@
+import DocumentStore
 @testable import EmulatorServer
 import Foundation
 import Testing
@@ -33,6 +34,31 @@ import Testing
             #expect(other.status == 404, "another project keeps its own (open) rules")
             let owner = try await http.send("GET", "\(documents)/users/bob", headers: ["Authorization": "Bearer owner"])
             #expect(owner.status == 404, "the owner bypasses rules")
+        }
+    }
+
+    @Test func aReloadedServerRulesFileAppliesToEveryProjectWithoutItsOwn() async throws {
+        try await TestServer.run(rules: RulesFixtures.rules) { server in
+            let http = server.http
+            let alice = RulesFixtures.userHeader("alice")
+            let other = "/v1/projects/other/databases/(default)/documents"
+            #expect(try await http.send("GET", "\(documents)/users/bob", headers: alice).status == 403)
+            #expect(try await http.send("GET", "\(other)/users/bob", headers: alice).status == 403)
+            let closed = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /{document=**} {\n      allow read: if false;\n    }\n  }\n}\n"
+            let loaded = try await http.send("PUT", "/emulator/v1/projects/other:securityRules", body: try body(closed))
+            #expect(loaded.status == 200, "\(loaded.body)")
+
+            let open = "rules_version = '2';\nservice cloud.firestore {\n  match /databases/{database}/documents {\n    match /{document=**} {\n      allow read: if true;\n    }\n  }\n}\n"
+            try server.server.rules.setServerRules(RulesFile(source: open, fileName: "reloaded.rules"))
+            #expect(
+                try await http.send("GET", "\(documents)/users/bob", headers: alice).status == 404,
+                "the reloaded file applies to a project that had the previous one")
+            #expect(try await http.send("GET", "/v1/projects/fresh/databases/(default)/documents/users/bob", headers: alice).status == 404)
+            #expect(
+                try await http.send("GET", "\(other)/users/bob", headers: alice).status == 403,
+                "a project's own rules outlast the file's reload")
+            #expect(try await http.send("GET", "\(other)/users/bob", headers: ["Authorization": "Bearer owner"]).status == 404)
+            #expect(server.server.store.rules(project: "demo-test")?.fileName == "reloaded.rules", "the server's rules are the store's")
         }
     }
 

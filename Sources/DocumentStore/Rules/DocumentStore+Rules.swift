@@ -2,15 +2,43 @@ import DocumentModel
 import SecurityRules
 
 extension DocumentStore {
-    /// Sets (or, with `nil`, removes) the security rules of a project. Without rules every
-    /// request is allowed, as in Google's emulator started without a rules file.
+    /// Sets (or, with `nil`, removes) the security rules of one project, which apply there
+    /// instead of the default rules (`setDefaultRules(_:)`). Without either, every request is
+    /// allowed, as in Google's emulator started without a rules file.
     public func setRules(_ ruleset: Ruleset?, project: String) {
-        rulesets.withLock { $0[project] = ruleset }
+        rulesets.setOwn(ruleset, project: project)
     }
 
-    /// The security rules of a project, if any were set.
+    /// Sets (or, with `nil`, removes) the default security rules: those of every project
+    /// without rules of its own (`setRules(_:project:)`), as the server's rules file is.
+    ///
+    /// Rules that record coverage are compiled again for each project the first time its rules
+    /// are asked for, so that a project's coverage counts its own requests only.
+    public func setDefaultRules(_ ruleset: Ruleset?) {
+        rulesets.setDefault(ruleset)
+    }
+
+    /// The default security rules, if any (see `setDefaultRules(_:)`).
+    public var defaultRules: Ruleset? {
+        rulesets.defaultRules
+    }
+
+    /// The security rules in force for a project: its own, else its copy of the default rules,
+    /// else `nil` (every request allowed).
     public func rules(project: String) -> Ruleset? {
-        rulesets.withLock { $0[project] }
+        rulesets.rules(project: project)
+    }
+
+    /// Whether a project has security rules of its own (`setRules(_:project:)`).
+    public func hasOwnRules(project: String) -> Bool {
+        rulesets.hasOwn(project: project)
+    }
+
+    /// The projects with security rules: those with rules of their own and, while there are
+    /// default rules, every project whose rules were asked for (before the default rules were
+    /// last replaced, too).
+    public var projectsWithRules: Set<String> {
+        rulesets.projects
     }
 
     /// Judges the rules' `get` for documents already read together (at one read time, or in a

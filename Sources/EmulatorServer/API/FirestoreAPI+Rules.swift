@@ -11,7 +11,7 @@ extension FirestoreAPI {
     func authorizeListing(
         _ database: DatabaseID, parent: ResourcePath, collectionID: String, pageSize: Int, as identity: RequestIdentity
     ) throws {
-        guard identity != .admin, store.rules(project: database.project) != nil else { return }
+        guard !identity.isAdmin, store.rules(project: database.project) != nil else { return }
         guard !collectionID.isEmpty else { throw FirestoreError(.permissionDenied, "No matching allow statements") }
         let structured = StructuredQuery(
             from: CollectionSelector(collectionID: collectionID), limit: pageSize > 0 ? pageSize : nil)

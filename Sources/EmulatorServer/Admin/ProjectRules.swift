@@ -2,13 +2,15 @@ import DocumentStore
 import SecurityRules
 import Synchronization
 
-/// Which security rules each project has, as Google's emulator decides it: the server's rules
-/// file (`--rules`) applies to every project, `PUT /emulator/v1/projects/{p}:securityRules`
+/// The server's security rules files, as Google's emulator takes them: the server's rules file
+/// (`--rules`) applies to every project, `PUT /emulator/v1/projects/{p}:securityRules`
 /// replaces one project's, and without either a project is open (every request allowed).
 ///
-/// Each project gets its own compiled `Ruleset`, so that its coverage report counts its own
-/// requests only. Projects appear lazily: `prepare(project:)` gives a project the server's rules
-/// the first time a request names it.
+/// The store decides which rules apply to a project (`DocumentStore.rules(project:)`): the
+/// server's file is its default rules (`setDefaultRules`), a project's own load its rules
+/// (`setRules`), compiled here with coverage, so each project's coverage report counts its own
+/// requests only. This keeps what the store does not: the files, and how each last loaded, for
+/// the admin endpoint's answers and the console.
 public final class ProjectRules: Sendable {
     /// The rules Google's emulator reports for a project without rules (and applies: every
     /// request allowed).
@@ -24,16 +26,8 @@ public final class ProjectRules: Sendable {
             }
             """, fileName: "OPEN_RULES")
 
-    private enum Origin {
-        /// The server's rules file (or none) applies.
-        case serverRules
-        /// Loaded for this project through the admin endpoint.
-        case loaded
-    }
-
     private struct State {
         var serverRules: RulesFile?
-        var projects: [String: Origin] = [:]
         /// How the server's rules file last loaded; `nil` without one.
         var serverStatus: RulesStatus?
         /// How each project's own rules (from the admin endpoint) last loaded.
@@ -60,26 +54,20 @@ public final class ProjectRules: Sendable {
     ///   the failure is recorded for the console (`status(project:)`).
     @discardableResult
     public func setServerRules(_ file: RulesFile?) throws(RulesCompilationError) -> [Diagnostic] {
-        let warnings: [Diagnostic]
+        let ruleset: Ruleset?
         do {
-            warnings = try file.map { file throws(RulesCompilationError) in try ProjectRules.compile(file).warnings } ?? []
+            ruleset = try file.map { file throws(RulesCompilationError) in try ProjectRules.compile(file) }
         } catch {
             state.withLock { state in
                 if let file { state.serverStatus = .failed(file, error, keeping: state.serverStatus?.loadedAt) }
             }
             throw error
         }
-        let projects = state.withLock { state in
+        let warnings = ruleset?.warnings ?? []
+        state.withLock { state in
             state.serverRules = file
             state.serverStatus = file.map { RulesStatus.loaded($0, warnings: warnings) }
-            return state.projects.filter { $0.value == .serverRules }.map(\.key)
-        }
-        // The file compiled above, so it compiles for each project.
-        let rulesets = projects.map { ($0, file.flatMap { try? ProjectRules.compile($0) }) }
-        state.withLock { state in
-            for (project, ruleset) in rulesets where state.projects[project] == .serverRules && state.serverRules == file {
-                store.setRules(ruleset, project: project)
-            }
+            store.setDefaultRules(ruleset)
         }
         return warnings
     }
@@ -99,13 +87,12 @@ public final class ProjectRules: Sendable {
             ruleset = try ProjectRules.compile(file)
         } catch {
             state.withLock { state in
-                let inForce = state.projects[project] == .loaded ? state.projectStatus[project] : state.serverStatus
+                let inForce = store.hasOwnRules(project: project) ? state.projectStatus[project] : state.serverStatus
                 state.projectStatus[project] = .failed(file, error, keeping: inForce?.loadedAt)
             }
             throw error
         }
         state.withLock { state in
-            state.projects[project] = .loaded
             state.projectStatus[project] = .loaded(file, warnings: ruleset.warnings)
             store.setRules(ruleset, project: project)
         }
@@ -123,33 +110,19 @@ public final class ProjectRules: Sendable {
     /// The projects that have rules of their own (loaded, or tried, through the admin endpoint)
     /// or, with a server rules file, every project requests have named.
     var projectsWithRules: [String] {
-        state.withLock { state in
-            state.serverRules == nil ? Array(state.projectStatus.keys) : Array(state.projects.keys)
-        }
+        let tried = state.withLock { Set($0.projectStatus.keys) }
+        return Array(tried.union(store.projectsWithRules))
     }
 
-    /// Gives `project` the server's rules if no request has named it before.
+    /// Gives `project` its rules now if no request has named it before (with a server rules file,
+    /// the store compiles the project's copy), so that the console lists it.
     func prepare(project: String) {
-        while true {
-            let (known, file) = state.withLock { ($0.projects[project] != nil, $0.serverRules) }
-            if known { return }
-            // A file accepted by `setServerRules` compiles.
-            let ruleset = file.flatMap { try? ProjectRules.compile($0) }
-            let settled = state.withLock { state -> Bool in
-                if state.projects[project] != nil { return true }
-                guard state.serverRules == file else { return false }  // replaced meanwhile: again
-                state.projects[project] = .serverRules
-                store.setRules(ruleset, project: project)
-                return true
-            }
-            if settled { return }
-        }
+        _ = store.rules(project: project)
     }
 
     /// What the project's rules have covered so far; for a project without rules, the open
     /// rules with nothing evaluated, as Google's emulator reports them.
     func coverage(project: String) -> RulesCoverage {
-        prepare(project: project)
         if let coverage = store.rules(project: project)?.coverage { return coverage }
         // The open rules compile.
         return try! ProjectRules.compile(ProjectRules.openRules).coverage!

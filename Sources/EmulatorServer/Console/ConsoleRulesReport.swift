@@ -18,7 +18,6 @@ struct ConsoleRulesReport {
 
     /// `{"project", "fileName", "source", "status", "loadedAt", "diagnostics", "coverage"}`.
     func full() -> JSONValue {
-        rules.prepare(project: project)
         let ruleset = store.rules(project: project)
         return .object(
             [ConsoleJSON.member("project", .string(project))] + summaryMembers(ruleset: ruleset) + [

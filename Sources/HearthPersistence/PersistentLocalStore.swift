@@ -84,7 +84,7 @@ package final class PersistentLocalStore: LocalStore {
                         "The persistent cache at \(path) has layout version \(format), newer than this Hearth's "
                             + "(\(LocalStoreLayout.format)); clear it (clearPersistence) or use a newer Hearth")
                 }
-                if format < LocalStoreLayout.format { try upgrade(database) }
+                if format < LocalStoreLayout.format { try upgrade(database, from: format) }
             } else {
                 try database.put(LocalStoreLayout.formatKey, LocalStoreLayout.encodeInteger(LocalStoreLayout.format),
                                  sync: true)
@@ -103,13 +103,44 @@ package final class PersistentLocalStore: LocalStore {
         }
     }
 
-    /// Upgrades a cache of layout 1: its target records (without members) are removed, so each
-    /// target's next listen is a full one; nothing else changed.
-    private static func upgrade(_ database: Database) throws {
+    /// Upgrades a cache of an older layout in one write: layout 1's target records (without
+    /// members) are removed, so each target's next listen is a full one; a cache of layout 1 or
+    /// 2 gets the field index of its documents.
+    private static func upgrade(_ database: Database, from format: UInt64) throws {
         let batch = LevelDB.WriteBatch()
-        try database.forEachEntry(withPrefix: [LocalStoreLayout.targetTag]) { key, _ in batch.delete(key) }
+        if format < 2 {
+            try database.forEachEntry(withPrefix: [LocalStoreLayout.targetTag]) { key, _ in batch.delete(key) }
+        }
+        if format < LocalStoreLayout.indexedFormat {
+            try database.forEachEntry(
+                withPrefix: [LocalStoreLayout.documentTag], options: ReadOptions(fillCache: false)
+            ) { key, value in
+                guard LocalStoreLayout.entryHoldsDocument(value) else { return }
+                let name = try LocalStoreLayout.documentName(fromKey: key)
+                for entry in CacheIndex.entries(of: try LocalStoreLayout.decodeEntry(value, name: name).document) {
+                    batch.put(entry.key, indexValue(name))
+                }
+            }
+        }
         batch.put(LocalStoreLayout.formatKey, LocalStoreLayout.encodeInteger(LocalStoreLayout.format))
         try database.write(batch, sync: true)
+    }
+
+    /// The stored value of an index entry of the document `name`: the length of the encoded
+    /// path that ends the entry's key.
+    private static func indexValue(_ name: DocumentName) -> [UInt8] {
+        var bytes: [UInt8] = []
+        LocalStoreLayout.appendUInt32(UInt32(CacheIndex.encodedPath(name.path).count), to: &bytes)
+        return bytes
+    }
+
+    /// Adds to `batch` the index changes of the document `name` going from `old` to `new`.
+    private static func updateIndex(_ batch: LevelDB.WriteBatch, name: DocumentName, from old: Document?, to new: Document?) {
+        let (removed, added) = CacheIndex.changes(from: old, to: new)
+        for entry in removed { batch.delete(entry.key) }
+        guard !added.isEmpty else { return }
+        let value = indexValue(name)
+        for entry in added { batch.put(entry.key, value) }
     }
 
     /// Deletes the cache's folder (`Firestore.clearPersistence()`); an absent folder is fine.
@@ -166,6 +197,66 @@ package final class PersistentLocalStore: LocalStore {
         return documents
     }
 
+    package func documents(
+        indexedBy scan: CacheIndexScan, including include: (DocumentName) -> Bool, accepting accept: (Document) -> Bool
+    ) throws -> [Document] {
+        var documents: [Document] = []
+        var seen = Set<DocumentName>()
+        let group = scan.group
+        try mappingErrors {
+            let cursor = try self.database.makeCursor()
+            let intervals = scan.reverse ? scan.ranges.intervals.reversed() : scan.ranges.intervals
+            for interval in intervals {
+                let lower = group + interval.lower
+                let upper = interval.upper.map { group + $0 } ?? KeyRange.successor(ofPrefix: group)
+                if !scan.reverse {
+                    cursor.seek(to: lower)
+                } else if let upper {
+                    cursor.seek(to: upper)
+                    if cursor.isValid { cursor.previous() } else { cursor.seekToLast() }
+                } else {
+                    cursor.seekToLast()
+                }
+                while cursor.isValid {
+                    if scan.reverse {
+                        if cursor.compareKey(to: lower) < 0 { break }
+                    } else if let upper, cursor.compareKey(to: upper) >= 0 {
+                        break
+                    }
+                    let key = cursor.key
+                    var lengthReader = StoredBytesReader(cursor.value, what: "field index entry")
+                    let pathLength = Int(try lengthReader.readUInt32())
+                    guard pathLength <= key.count - group.count else { throw lengthReader.corrupt("path longer than the key") }
+                    var pathReader = OrderedKeyReader(Array(key[(key.count - pathLength)...]))
+                    let name: DocumentName
+                    do {
+                        name = try DocumentName(scan.database, try pathReader.readPath())
+                    } catch {
+                        throw lengthReader.corrupt("the document path cannot be read (\(error))")
+                    }
+                    if scan.reverse { cursor.previous() } else { cursor.next() }
+                    guard include(name), scan.kind == .value || seen.insert(name).inserted,
+                        let stored = try self.database.get(LocalStoreLayout.documentKey(name)),
+                        let document = try LocalStoreLayout.decodeEntry(stored, name: name).document, accept(document)
+                    else { continue }
+                    documents.append(document)
+                    if let limit = scan.limit, documents.count >= limit { return }
+                }
+                try cursor.checkError()
+            }
+        }
+        return documents
+    }
+
+    /// The number of entries in the field index (for checks).
+    package func indexEntryCount() throws -> Int {
+        var count = 0
+        try mappingErrors {
+            try database.forEachEntry(withPrefix: [CacheIndex.tag], options: ReadOptions(fillCache: false)) { _, _ in count += 1 }
+        }
+        return count
+    }
+
     package func target(_ key: String) throws -> TargetRecord? {
         try mappingErrors {
             guard let value = try database.get(LocalStoreLayout.targetKey(key)) else { return nil }
@@ -200,9 +291,16 @@ package final class PersistentLocalStore: LocalStore {
             for (name, entry) in change.entries {
                 let key = LocalStoreLayout.documentKey(name)
                 let value = LocalStoreLayout.encode(entry)
-                if let old = try database.get(key) { size -= LocalStoreLayout.size(key: key, value: old) }
+                var oldDocument: Document?
+                if let old = try database.get(key) {
+                    size -= LocalStoreLayout.size(key: key, value: old)
+                    if LocalStoreLayout.entryHoldsDocument(old) {
+                        oldDocument = try LocalStoreLayout.decodeEntry(old, name: name).document
+                    }
+                }
                 size += LocalStoreLayout.size(key: key, value: value)
                 batch.put(key, value)
+                Self.updateIndex(batch, name: name, from: oldDocument, to: entry.document)
             }
             for (key, record) in change.targets {
                 if let record {
@@ -251,7 +349,13 @@ package final class PersistentLocalStore: LocalStore {
             orderedBy: { $0.lexicographicallyPrecedes($1) })
         guard !victims.isEmpty else { return }
         let batch = LevelDB.WriteBatch()
-        for victim in victims { batch.delete(victim.key) }
+        for victim in victims {
+            batch.delete(victim.key)
+            if let value = try database.get(victim.key), LocalStoreLayout.entryHoldsDocument(value) {
+                let name = try LocalStoreLayout.documentName(fromKey: victim.key)
+                Self.updateIndex(batch, name: name, from: try LocalStoreLayout.decodeEntry(value, name: name).document, to: nil)
+            }
+        }
         try database.forEachEntry(withPrefix: [LocalStoreLayout.targetTag]) { key, _ in batch.delete(key) }
         try database.write(batch)
         state.size = total - victims.reduce(0) { $0 + $1.size }

@@ -10,11 +10,12 @@ import SwiftProtobuf
 ///
 /// | key | value |
 /// |---|---|
-/// | `01` `format` | the layout version, 8 bytes big-endian (2; 1 stored target records without members) |
+/// | `01` `format` | the layout version, 8 bytes big-endian (3; 2 had no field index, 1 stored target records without members either) |
 /// | `01` `lastBatchID` | the highest batch ID ever added, 8 bytes big-endian (kept when every batch is removed, so IDs are never reused) |
 /// | `02` project, database (`OrderedKey` strings), the document's path (`OrderedKey.appendPath`: segments, then `00 00`) | a remote entry |
 /// | `03` the target's key in UTF-8 | a target record |
 /// | `04` the batch ID, 8 bytes big-endian | a mutation batch |
+/// | `05` a field index entry (`CacheIndex`: group, value, document path) | the length of the document path at the key's end, 4 bytes big-endian |
 ///
 /// A remote entry's key sorts by database and path, and a path's segments are self-delimiting
 /// (`users` ends `00 01`, so it is no prefix of `users2`): the documents of a collection, or of
@@ -38,7 +39,9 @@ package enum LocalStoreLayout {
 
     /// The layout this version writes. Opening a cache of layout 1 removes its target records
     /// (they had no members), which only makes the next listen of each target a full one.
-    package static let format: UInt64 = 2
+    package static let format: UInt64 = 3
+    /// The first layout with the field index (`CacheIndex`); opening an older cache builds it.
+    package static let indexedFormat: UInt64 = 3
     package static let formatKey: [UInt8] = [metadataTag] + Array("format".utf8)
     package static let lastBatchIDKey: [UInt8] = [metadataTag] + Array("lastBatchID".utf8)
 

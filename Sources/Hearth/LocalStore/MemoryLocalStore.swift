@@ -16,6 +16,8 @@ package final class MemoryLocalStore: LocalStore {
         var batches: [Int64: MutationBatch] = [:]
         var lastBatchID: Int64 = 0
         var size: Int64 = 0
+        /// The field index of `entries`' documents.
+        var index = MemoryFieldIndex()
         var closed = false
     }
 
@@ -61,6 +63,34 @@ package final class MemoryLocalStore: LocalStore {
             .map(\.1)
     }
 
+    package func documents(
+        indexedBy scan: CacheIndexScan, including include: (DocumentName) -> Bool, accepting accept: (Document) -> Bool
+    ) throws -> [Document] {
+        try withOpenState { state in
+            var documents: [Document] = []
+            var seen = Set<DocumentName>()
+            let group = scan.group
+            let entries = state.entries
+            let intervals = scan.reverse ? scan.ranges.intervals.reversed() : scan.ranges.intervals
+            for interval in intervals {
+                let finished = state.index.forEachName(
+                    in: group, from: interval.lower, to: interval.upper, reverse: scan.reverse
+                ) { name in
+                    guard include(name), scan.kind == .value || seen.insert(name).inserted,
+                        let document = entries[name]?.entry.document, accept(document)
+                    else { return true }
+                    documents.append(document)
+                    return scan.limit.map { documents.count < $0 } ?? true
+                }
+                if !finished { break }
+            }
+            return documents
+        }
+    }
+
+    /// The number of entries in the field index (for checks).
+    package var indexEntryCount: Int { state.withLock { $0.index.count } }
+
     package func target(_ key: String) throws -> TargetRecord? {
         try withOpenState { $0.targets[key] }
     }
@@ -83,6 +113,7 @@ package final class MemoryLocalStore: LocalStore {
                     sizeBytes < 0
                     ? 0 : LocalStoreLayout.size(key: LocalStoreLayout.documentKey(name), value: LocalStoreLayout.encode(entry))
                 state.size += size - (state.entries[name]?.size ?? 0)
+                state.index.update(from: state.entries[name]?.entry.document, to: entry.document)
                 state.entries[name] = Stored(entry: entry, size: size)
             }
             for (key, record) in change.targets {
@@ -108,6 +139,7 @@ package final class MemoryLocalStore: LocalStore {
             candidates, protected: protected, total: state.size, limit: sizeBytes, orderedBy: <)
         guard !victims.isEmpty else { return }
         for victim in victims {
+            state.index.update(from: state.entries[victim.key]?.entry.document, to: nil)
             state.entries[victim.key] = nil
             state.size -= victim.size
         }
@@ -118,6 +150,7 @@ package final class MemoryLocalStore: LocalStore {
         state.withLock { state in
             state.closed = true
             state.entries.removeAll()
+            state.index.removeAll()
             state.targets.removeAll()
             state.batches.removeAll()
         }

@@ -113,6 +113,11 @@ final class SyncEngine: Sendable {
     }
 
     /// The cached documents a query may return, with pending writes applied, by name.
+    ///
+    /// Documents no pending write touches come from the cache's field index when it can narrow
+    /// the query (`CacheIndexScan`: with a limit, only the first ones in the query's order that
+    /// match), else from a scan of the collection; every document a pending write touches is a
+    /// candidate, with the writes applied.
     func cachedCandidates(_ model: DocumentModel.Query, _ view: QueryView, _ state: State) throws
         -> [DocumentName: LocalDocument]
     {
@@ -122,10 +127,17 @@ final class SyncEngine: Sendable {
         }
         var candidates: [DocumentName: LocalDocument] = [:]
         let from = model.structured.from
-        for document in try store.documents(
-            in: model.database, parent: model.parent, collectionID: from.collectionID,
-            allDescendants: from.allDescendants)
-        where !touched.contains(document.name) {
+        let cached =
+            if let scan = CacheIndexScan(view) {
+                try store.documents(
+                    indexedBy: scan, including: { view.inScope($0) && !touched.contains($0) }, accepting: view.matches)
+            } else {
+                try store.documents(
+                    in: model.database, parent: model.parent, collectionID: from.collectionID,
+                    allDescendants: from.allDescendants
+                ).filter { !touched.contains($0.name) }
+            }
+        for document in cached {
             candidates[document.name] = LocalDocument(document)
         }
         for name in touched {

@@ -1,3 +1,4 @@
+import DocumentStore
 import FirestoreProto
 import GRPCCore
 
@@ -7,22 +8,18 @@ extension FirestoreService {
     func listen(
         request: StreamingServerRequest<Google_Firestore_V1_ListenRequest>, context: ServerContext
     ) async throws -> StreamingServerResponse<Google_Firestore_V1_ListenResponse> {
-        StreamingServerResponse { [api, runner] writer in
+        StreamingServerResponse { [runner] writer in
             let inbox = SessionInbox<ListenEvent>()
             try await ClientInput.pump(request.messages, into: inbox, as: ListenEvent.client) {
                 let first = await inbox.takeAll()
-                guard case .client(let opening)? = first.first,
-                    let path = ClientInput.logPath(opening: opening, database: \.database)
-                else { return }
+                guard let path = ListenEvent.logPath(opening: first) else { return }
                 do throws(WireStatus) {
                     let end = try await runner.run(
                         .grpc, method: "Listen", path: path,
                         authorization: request.metadata.authorization
                     ) { context in
-                        if path != "-" { _ = try api.seededDatabase(path) }
-                        return try await ListenSession(
-                            store: api.store, identity: context.identity, inbox: inbox, writer: writer
-                        ).run(pending: first)
+                        try await session(path: path, identity: context.identity, inbox: inbox, writer: writer)
+                            .run(pending: first)
                     }
                     try end.check("Listen")
                 } catch {
@@ -31,5 +28,16 @@ extension FirestoreService {
             }
             return [:]
         }
+    }
+
+    /// The session of a Listen stream on `path`'s database, seeded first if it is new. Out of
+    /// line, so that an idle stream's frames hold none of this.
+    @inline(never)
+    private func session(
+        path: String, identity: RequestIdentity, inbox: SessionInbox<ListenEvent>,
+        writer: RPCWriter<Google_Firestore_V1_ListenResponse>
+    ) throws -> ListenSession {
+        if path != "-" { _ = try api.seededDatabase(path) }
+        return ListenSession(store: api.store, identity: identity, inbox: inbox, writer: writer)
     }
 }

@@ -18,20 +18,41 @@ enum ClientInput<Request: Sendable>: Sendable {
         _ requests: RPCAsyncSequence<Request, any Error>, into inbox: SessionInbox<Event>,
         as event: @escaping @Sendable (ClientInput<Request>) -> Event, while body: () async throws -> Result
     ) async throws -> Result {
-        let reader = Task {
-            do {
-                for try await request in requests { post(.request(request), to: inbox, as: event) }
-                post(.ended, to: inbox, as: event)
-            } catch {
-                post(.failed(error), to: inbox, as: event)
-            }
-        }
+        let reader = Task { await read(requests, into: inbox, as: event) }
         defer { reader.cancel() }
         return try await withRPCCancellationHandler(operation: body) { post(.cancelled, to: inbox, as: event) }
     }
 
-    /// Posts one input. Kept out of line: inlined into the reading loop, its temporaries would
-    /// live in the reader task's frame, which an idle stream keeps (3.6 KB of it did).
+    /// Reads `requests` into `inbox` until they end or fail. This frame is what a stream waiting
+    /// for its client keeps, so every input is built out of line: an inline `ClientInput` is the
+    /// size of the largest request, and a few of them made the frame 3.6 KB.
+    private static func read<Event: Sendable>(
+        _ requests: RPCAsyncSequence<Request, any Error>, into inbox: SessionInbox<Event>,
+        as event: @escaping @Sendable (ClientInput<Request>) -> Event
+    ) async {
+        var iterator = requests.makeAsyncIterator()
+        do {
+            while let request = try await iterator.next() { post(request: request, to: inbox, as: event) }
+            post(.ended, to: inbox, as: event)
+        } catch {
+            post(failure: error, to: inbox, as: event)
+        }
+    }
+
+    @inline(never)
+    private static func post<Event: Sendable>(
+        request: Request, to inbox: SessionInbox<Event>, as event: (ClientInput<Request>) -> Event
+    ) {
+        inbox.post(event(.request(request)))
+    }
+
+    @inline(never)
+    private static func post<Event: Sendable>(
+        failure: any Error, to inbox: SessionInbox<Event>, as event: (ClientInput<Request>) -> Event
+    ) {
+        inbox.post(event(.failed(failure)))
+    }
+
     @inline(never)
     private static func post<Event: Sendable>(
         _ input: ClientInput<Request>, to inbox: SessionInbox<Event>, as event: (ClientInput<Request>) -> Event

@@ -8,3 +8,14 @@ enum ListenEvent: Sendable {
     /// its first one, a change, or its end.
     case ready(serial: Int, part: Int)
 }
+
+extension ListenEvent {
+    /// The request-log path of a Listen stream whose first events are `batch` (see
+    /// `ClientInput.logPath(opening:database:)`). Out of line: the stream's waiting frame then
+    /// holds no copy of the opening request.
+    @inline(never)
+    static func logPath(opening batch: [ListenEvent]) -> String? {
+        guard case .client(let opening)? = batch.first else { return nil }
+        return ClientInput.logPath(opening: opening, database: \.database)
+    }
+}

@@ -2,6 +2,7 @@ import DocumentModel
 import Foundation
 import Hearth
 import HearthPersistence
+import LevelDB
 import QueryEngine
 import Testing
 
@@ -169,6 +170,36 @@ struct LocalStoreIndexTests {
         #expect(try Self.indexEntryCount(cleared) == 0)
         #expect(try Self.ids(cleared, try Self.scan("age", .points([.integer(1)]))).isEmpty)
         try cleared.close()
+    }
+
+    @Test func olderCacheGetsTheIndexWhenOpened() throws {
+        let folder = LocalStoreTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try PersistentLocalStore(path: folder, sizeBytes: -1)
+        let record = TargetRecord(resumeToken: [7], snapshotVersion: try LocalStoreTests.time(5))
+        try store.apply(try Self.entries(try (0..<10).map { try Self.user($0, age: .integer(Int64($0 % 2))) }))
+        try store.apply(LocalStoreChange(targets: ["t": record]))
+        let count = try Self.indexEntryCount(store)
+        try store.close()
+
+        // Made a cache of layout 2, before the index: no index entries.
+        let database = try LevelDB.Database(path: folder)
+        let batch = LevelDB.WriteBatch()
+        try database.forEachEntry(withPrefix: [CacheIndex.tag]) { key, _ in batch.delete(key) }
+        batch.put(LocalStoreLayout.formatKey, LocalStoreLayout.encodeInteger(2))
+        try database.write(batch)
+        try database.close()
+
+        let reopened = try PersistentLocalStore(path: folder, sizeBytes: -1)
+        #expect(try Self.indexEntryCount(reopened) == count)
+        #expect(try Self.ids(reopened, try Self.scan("age", .points([.integer(0)]))) == ["u00", "u02", "u04", "u06", "u08"])
+        // Layout 2's target records stay (only layout 1's had to go).
+        #expect(try reopened.target("t") == record)
+        try reopened.close()
+
+        let upgraded = try LevelDB.Database(path: folder)
+        defer { try? upgraded.close() }
+        #expect(try upgraded.get(LocalStoreLayout.formatKey) == LocalStoreLayout.encodeInteger(LocalStoreLayout.format))
     }
 
     @Test func closedMemoryStoreForgetsItsIndex() throws {

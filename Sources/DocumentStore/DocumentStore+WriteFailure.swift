@@ -24,6 +24,8 @@ extension DocumentStore {
         } catch let error as LevelDBError {
             throw writeError(error)
         }
+        // A bulk load the failure interrupted is undone before anything else is written.
+        try BulkLoadMarker.rollBackInterrupted(in: database)
         try DocumentStore.mapLevelDBErrors {
             guard let stored = try database.get(StorageKeys.lastCommitKey) else { return }
             var reader = OrderedKeyReader(stored)

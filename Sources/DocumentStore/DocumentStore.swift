@@ -76,6 +76,7 @@ public final class DocumentStore: Sendable {
         logWatermark = LogWatermark(folder: path)
         self.configuration = configuration
         let (lastVersion, indexGroups) = try DocumentStore.prepareMetadata(database)
+        try BulkLoadMarker.rollBackInterrupted(in: database)
         commitState = Mutex(
             CommitState(
                 clock: CommitClock(clock: configuration.clock, lastVersion: lastVersion), indexGroups: indexGroups,

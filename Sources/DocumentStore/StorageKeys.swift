@@ -68,6 +68,8 @@ package enum StorageKeys {
         /// A version at least as late as every commit (exact after a clean close), 8 bytes as
         /// `OrderedKey.appendInt64`.
         case lastCommit = "last-commit"
+        /// A bulk load in progress: its database and commit version (see `BulkLoadMarker`).
+        case bulkLoad = "bulk-load"
     }
 
     /// The key of a metadata entry.

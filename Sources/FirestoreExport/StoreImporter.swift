@@ -4,9 +4,12 @@ import Foundation
 
 /// Imports an export into one database of a store, all or nothing.
 ///
-/// The export is read twice, streaming: first every record is checked (checksums, encoding,
-/// names, Firestore's limits) and nothing is written, so bad input imports nothing; then the
-/// documents are committed in batches. See `Mode` for what happens to documents already there.
+/// The export is read once, streaming, and loaded as one commit (`DocumentStore.bulkLoad`):
+/// every record is checked (checksums, encoding, names, Firestore's limits) as it is loaded,
+/// and bad input, a failing write (a full disk) or the process dying (SIGKILL) leaves the
+/// database as it was: what was written is deleted again, and nobody reads the database in
+/// between (readers see the import only once it is complete). See `Mode` for what happens to
+/// documents already there.
 ///
 /// ```swift
 /// let count = try StoreImporter(database: db, mode: .intoEmpty).run(try ExportReader(path: "seed"), into: store)
@@ -14,8 +17,6 @@ import Foundation
 package struct StoreImporter {
     /// How far an import is.
     package struct Progress: Sendable {
-        /// `checking` (the first pass) or `importing`.
-        package var phase: String
         package var documents: Int
         package var totalDocuments: Int
         package var bytes: Int
@@ -25,14 +26,12 @@ package struct StoreImporter {
 
     /// What an import does with the documents already in the database.
     package enum Mode: Sendable {
-        /// The database must be empty (else `ExportError.notEmpty`); if a batch fails (a full
-        /// disk, say) the documents already imported are deleted again.
+        /// The database must be empty (else `ExportError.notEmpty`).
         case intoEmpty
-        /// A document with the same name is overwritten, others are kept; a failing batch leaves
-        /// the batches committed before it.
+        /// A document with the same name is overwritten, others are kept.
         case merge
-        /// The database's documents are deleted once the export is checked, then the export is
-        /// imported (what `hearth start --import` does, as Google's emulator starts from its seed).
+        /// The database's documents are deleted and the export's imported, in one commit (what
+        /// `hearth start --import` does, as Google's emulator starts from its seed).
         case replace
     }
 
@@ -40,9 +39,11 @@ package struct StoreImporter {
     package var database: DatabaseID
     /// What happens to documents already there.
     package var mode: Mode
-    /// Documents per commit.
-    package var batchSize = 1_000
-    /// Called after each batch with how far the import is.
+    /// The bytes of each write batch (see `DocumentStore.bulkLoad`).
+    package var batchBytes = DocumentStore.bulkLoadBatchBytes
+    /// Documents between two progress reports.
+    package var progressInterval = 1_000
+    /// Called every `progressInterval` documents with how far the import is.
     package var progress: ((Progress) -> Void)?
 
     package init(database: DatabaseID, mode: Mode, progress: ((Progress) -> Void)? = nil) {
@@ -53,8 +54,8 @@ package struct StoreImporter {
 
     /// Imports `export` into `store` and returns the number of documents imported.
     ///
-    /// - Throws: `ExportError` for bad input (nothing is imported) or a non-empty database;
-    ///   `FirestoreError` from the store.
+    /// - Throws: `ExportError` for bad input or a non-empty database (nothing is imported);
+    ///   `FirestoreError` from the store (nothing is imported).
     @discardableResult
     package func run(_ export: ExportReader, into store: DocumentStore) throws -> Int {
         let start = Date()
@@ -62,46 +63,28 @@ package struct StoreImporter {
             throw ExportError(
                 .notEmpty, "\(database.resourceName) has documents: import into an empty database, or merge")
         }
-        var checked = 0
-        try export.forEachDocument(into: database) { document, bytes in
-            do {
-                try DocumentStore.validate([.set(document.name, fields: document.fields)])
-            } catch let error as FirestoreError {
-                throw ExportError(
-                    .malformed, "document \(document.name.path): \(error.message)", file: export.location.metadataFile)
-            }
-            checked += 1
-            if checked % batchSize == 0 { report("checking", checked, bytes, export, since: start) }
-        }
-        if mode == .replace { try store.clear(database) }
-        var batch: [Write] = []
         var imported = 0
-        do {
+        try store.bulkLoad(into: database, replacing: mode == .replace, batchBytes: batchBytes) { loader in
             try export.forEachDocument(into: database) { document, bytes in
-                batch.append(.set(document.name, fields: document.fields))
-                if batch.count == batchSize {
-                    try store.commit(batch)
-                    imported += batch.count
-                    batch.removeAll(keepingCapacity: true)
-                    report("importing", imported, bytes, export, since: start)
+                do {
+                    try loader.add(document.name, fields: document.fields)
+                } catch let error as FirestoreError where error.code == .invalidArgument {
+                    throw ExportError(
+                        .malformed, "document \(document.name.path): \(error.message)",
+                        file: export.location.metadataFile)
                 }
+                imported += 1
+                if imported % progressInterval == 0 { report(imported, bytes, export, since: start) }
             }
-            if !batch.isEmpty {
-                try store.commit(batch)
-                imported += batch.count
-            }
-        } catch {
-            if mode != .merge { _ = try? store.clear(database) }
-            throw error
         }
-        report("importing", imported, export.byteCount, export, since: start)
+        report(imported, export.byteCount, export, since: start)
         return imported
     }
 
-    private func report(_ phase: String, _ documents: Int, _ bytes: Int, _ export: ExportReader, since start: Date) {
+    private func report(_ documents: Int, _ bytes: Int, _ export: ExportReader, since start: Date) {
         progress?(
             Progress(
-                phase: phase, documents: documents, totalDocuments: export.documentCount, bytes: bytes,
+                documents: documents, totalDocuments: export.documentCount, bytes: bytes,
                 totalBytes: export.byteCount, elapsedSeconds: Date().timeIntervalSince(start)))
     }
 }

@@ -1,8 +1,8 @@
 // `HearthBenchmarks portability`: import and export in Google's Firestore export format.
 //
-// - import of N user documents from an export (both passes: the check, then the batched
-//   commits with index entries) against raw LevelDB writing the same documents (key and
-//   encoded value, in batches of the same size), in the same run; goal: at most 3x;
+// - import of N user documents from an export (each record checked and loaded with its index
+//   entries, `DocumentStore.bulkLoad`) against raw LevelDB writing the same documents (key
+//   and encoded value, in write batches of the same size), in the same run; goal: at most 3x;
 // - the peak resident memory during the import (VmHWM, reset before it); goal: under 200 MB;
 // - export throughput (documents and megabytes per second) from the imported store;
 // - with --google, Google's emulator loading the same export (--seed_from_export): the time
@@ -105,21 +105,17 @@ func runPortability(_ options: PortabilityOptions) throws {
     // Raw LevelDB: the same documents' keys and encoded values, in batches of the import's size.
     let rawFolder = scratch.folder("raw")
     let raw = try Database(path: rawFolder, options: levelDBOptions)
-    let batchSize = StoreImporter(database: database, mode: .intoEmpty).batchSize
     let rawStart = Date()
-    var batch = WriteBatch()
-    var inBatch = 0
+    let batch = WriteBatch()
     for document in users {
         let version = document.updateTime.microsecondsSinceEpoch
         batch.put(StorageKeys.version(document.name, version), DocumentCodec.encode(document))
-        inBatch += 1
-        if inBatch == batchSize {
+        if batch.byteCount >= DocumentStore.bulkLoadBatchBytes {
             try raw.write(batch)
-            batch = WriteBatch()
-            inBatch = 0
+            batch.clear()
         }
     }
-    if inBatch > 0 { try raw.write(batch) }
+    if batch.count > 0 { try raw.write(batch) }
     let rawSeconds = Date().timeIntervalSince(rawStart)
     try raw.close()
     scratch.remove(rawFolder)

@@ -9,10 +9,10 @@ final class ImportProgressLine {
     func show(_ progress: StoreImporter.Progress) {
         let rate = progress.elapsedSeconds > 0 ? Double(progress.documents) / progress.elapsedSeconds : 0
         var line =
-            "\(progress.phase) \(progress.documents)/\(progress.totalDocuments) documents, "
+            "importing \(progress.documents)/\(progress.totalDocuments) documents, "
             + "\(Self.megabytes(progress.bytes))/\(Self.megabytes(progress.totalBytes)), "
         line += "\(Int(rate)) documents/s"
-        if progress.phase == "importing", rate > 0 {
+        if rate > 0 {
             line += ", ETA \(Int((Double(progress.totalDocuments - progress.documents) / rate).rounded())) s"
         }
         FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))

@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// `hearth import`, `hearth export`, `hearth start --import` / `--export-on-exit` and the
-/// `import` and `exportOnExit` keys of emulator.json, on sandboxed data folders; and an export
-/// killed with SIGKILL, which must never look finished.
+/// `import` and `exportOnExit` keys of emulator.json, on sandboxed data folders; an export
+/// killed with SIGKILL, which must never look finished; and a merging import killed with
+/// SIGKILL, which must leave the database as it was.
 @Suite struct PortabilityCommandTests {
     private let database = try! DatabaseID(project: "demo-hearth")
 
@@ -121,5 +122,53 @@ import Testing
         let fromPartial = try sandbox.run(["import", ".seed.partial-\(process.processIdentifier)", "--data", "copy"])
         #expect(fromPartial.exitCode == 1, "the half-written folder has no metadata yet")
         #expect(fromPartial.stderr.contains("not an export"))
+    }
+
+    @Test func aMergeImportKilledMidwayLeavesTheDatabaseAsItWas() throws {
+        let sandbox = try Sandbox()
+        try writeDocuments(30_000, in: sandbox)
+        #expect(try sandbox.run(["export", "seed"]).exitCode == 0)
+        // The database merged into: a document the export overwrites, and one it does not have.
+        let copy = sandbox.directory.appendingPathComponent("copy").path
+        var configuration = StoreConfiguration()
+        configuration.garbageCollectionIntervalSeconds = nil
+        let store = try DocumentStore(path: copy, configuration: configuration)
+        try store.commit([
+            .set(try DocumentName(database, "items/7"), fields: ["i": "mine"]),
+            .set(try DocumentName(database, "other/kept"), fields: [:]),
+        ])
+        try store.close()
+        let folderBytes = {
+            (try? FileManager.default.contentsOfDirectory(atPath: copy))?.reduce(0) { total, file in
+                total + ((try? FileManager.default.attributesOfItem(atPath: copy + "/" + file)[.size] as? Int) ?? 0)
+            } ?? 0
+        }
+        let startBytes = folderBytes()
+        let process = Process()
+        process.executableURL = try Sandbox.executable.get()
+        process.arguments = ["import", "seed", "--data", "copy", "--merge"]
+        process.currentDirectoryURL = sandbox.directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Killed once the import has written a few batches (of about 1 MB each).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, folderBytes() < startBytes + 3_000_000 { usleep(500) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the import finished before the kill: make it bigger")
+
+        let reopened = try DocumentStore(path: copy, configuration: configuration)
+        var documents: [String: MapValue] = [:]
+        try reopened.forEachDocument(in: database) { documents[$0.name.path.description] = $0.fields }
+        #expect(documents == ["items/7": ["i": "mine"], "other/kept": [:]])
+        let query = Query(
+            database: database, parent: .root,
+            structured: StructuredQuery(from: .collection("items"), filter: .field(try FieldPath("i"), .equal, 5)))
+        #expect(try reopened.runQuery(query).documents.isEmpty, "no index entry of the import is left")
+        try reopened.close()
+        let again = try sandbox.run(["import", "seed", "--data", "copy", "--merge"])
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(again.stdout == "Imported 30000 documents into projects/demo-hearth/databases/(default)\n")
     }
 }

@@ -10,7 +10,8 @@ google-cloud-firestore client:
 4. an export through Hearth's `:export` endpoint (Google's request body) seeded into Google's
    emulator;
 5. Google's export given to `hearth start --import` for another project: the client's project is
-   seeded on its first use, as Google's emulator seeds every project.
+   seeded on its first use, as Google's emulator seeds every project; a named database
+   (`other`) is seeded by neither (steps 2 and 5).
 
 The dataset has every value type (null, booleans, int64 ends, doubles with NaN, infinities and
 -0.0, timestamps to the microsecond, Unicode strings, bytes, references, geo points, arrays,
@@ -280,6 +281,8 @@ def main():
         seeded = google(launcher, seed=os.path.join(exported, "firestore_export", "firestore_export.overall_export_metadata"))
         try:
             ok &= compare("Hearth's export seeded into Google's emulator", everything(seeded.client), expected)
+            ok &= compare("Google's emulator leaves a named database unseeded",
+                          everything(firestore.Client(project=PROJECT, database="other")), {})
         finally:
             seeded.stop()
 
@@ -304,6 +307,8 @@ def main():
         try:
             ok &= compare("Hearth's start --import seeding another project on first use",
                           everything(seeding.client), expected)
+            ok &= compare("Hearth's start --import leaves a named database unseeded, as Google's emulator",
+                          everything(firestore.Client(project=PROJECT, database="other")), {})
         finally:
             seeding.stop()
     finally:

@@ -87,13 +87,17 @@ struct CacheIndexQueryTests {
             database: database, parent: parent, structured: try StructuredQuery(restJSON: try JSONValue(parsing: json)))
     }
 
-    /// The names and fields of a query's answer from `source`.
+    /// The names and fields of a query's answer from `source`, or the error's code.
     static func answer(_ db: Firestore, _ json: String, _ source: FirestoreSource) async throws -> [String] {
-        try await db.documents(of: try model(json), source: source).map { "\($0.name.path) \($0.fields)" }
+        do {
+            return try await db.documents(of: try model(json), source: source).map { "\($0.name.path) \($0.fields)" }
+        } catch let error as FirestoreError where error.code == .invalidArgument {
+            return ["error \(error.code)"]
+        }
     }
 
     /// Every query's answer from `source`.
-    static func answers(_ db: Firestore, _ source: FirestoreSource) async throws -> [[String]] {
+    static func answers(_ db: Firestore, _ queries: [String], _ source: FirestoreSource) async throws -> [[String]] {
         var answers: [[String]] = []
         for query in queries { answers.append(try await answer(db, query, source)) }
         return answers
@@ -101,7 +105,8 @@ struct CacheIndexQueryTests {
 
     /// Expects `actual` to equal `expected`, query by query.
     static func expectSame(
-        _ actual: [[String]], _ expected: [[String]], _ phase: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ actual: [[String]], _ expected: [[String]], _ queries: [String], _ phase: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for (index, query) in queries.enumerated() {
             let same = actual[index] == expected[index]
@@ -114,6 +119,77 @@ struct CacheIndexQueryTests {
 
     @Test(arguments: Cache.allCases)
     func indexedQueriesAnswerAsTheServer(_ cache: Cache) async throws {
+        try await Self.compare(cache, Self.queries)
+    }
+
+    /// Random queries (seeded): one to three filters of `==`, ranges, `!=`, `in`, `not-in` and
+    /// array-contains on `n`, `m.k`, `s` and `tags`, sometimes in an `OR`; up to two orders in
+    /// either direction; a limit, sometimes an offset. Firestore refuses some (both sides must).
+    @Test(arguments: Cache.allCases)
+    func randomQueriesAnswerAsTheServer(_ cache: Cache) async throws {
+        var random = SeededRandom(seed: 14)
+        var queries: [String] = []
+        for _ in 0..<150 { queries.append(Self.randomQuery(&random)) }
+        try await Self.compare(cache, queries)
+    }
+
+    struct SeededRandom: RandomNumberGenerator {
+        var seed: UInt64
+        mutating func next() -> UInt64 {
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func randomQuery(_ random: inout SeededRandom) -> String {
+        func integer() -> String { #"{"integerValue":"\#(Int.random(in: 0...6, using: &random))"}"# }
+        func filter() -> String {
+            let field = ["n", "n", "m.k", "s", "tags"].randomElement(using: &random)!
+            let op: String
+            let value: String
+            switch field {
+            case "s":
+                op = ["EQUAL", "IN", "GREATER_THAN"].randomElement(using: &random)!
+                value = op == "IN" ? #"{"arrayValue":{"values":[{"stringValue":"a"},{"stringValue":"c"}]}}"# : #"{"stringValue":"b"}"#
+            case "tags":
+                op = ["ARRAY_CONTAINS", "ARRAY_CONTAINS_ANY"].randomElement(using: &random)!
+                value = op == "ARRAY_CONTAINS" ? integer() : #"{"arrayValue":{"values":[\#(integer()),\#(integer())]}}"#
+            default:
+                op = ["EQUAL", "EQUAL", "LESS_THAN", "LESS_THAN_OR_EQUAL", "GREATER_THAN", "GREATER_THAN_OR_EQUAL", "NOT_EQUAL",
+                      "IN", "NOT_IN"].randomElement(using: &random)!
+                value = ["IN", "NOT_IN"].contains(op) ? #"{"arrayValue":{"values":[\#(integer()),\#(integer())]}}"# : integer()
+            }
+            return #"{"fieldFilter":{"field":{"fieldPath":"\#(field)"},"op":"\#(op)","value":\#(value)}}"#
+        }
+        var parts = [#""from":[{"collectionId":"items"\#(Int.random(in: 0..<8, using: &random) == 0 ? #","allDescendants":true"# : "")}]"#]
+        let filters = (0..<Int.random(in: 0...3, using: &random)).map { _ in filter() }
+        if filters.count == 1 {
+            parts.append(#""where":\#(filters[0])"#)
+        } else if filters.count > 1 {
+            let op = Int.random(in: 0..<4, using: &random) == 0 ? "OR" : "AND"
+            parts.append(#""where":{"compositeFilter":{"op":"\#(op)","filters":[\#(filters.joined(separator: ","))]}}"#)
+        }
+        var fields = ["n", "m.k", "s", "__name__"].shuffled(using: &random)
+        fields.removeLast(Int.random(in: 1...4, using: &random))
+        if let last = fields.firstIndex(of: "__name__") { fields.removeLast(fields.count - last - 1) }
+        if !fields.isEmpty {
+            let orders = fields.map { field in
+                let direction = Bool.random(using: &random) ? "ASCENDING" : "DESCENDING"
+                return #"{"field":{"fieldPath":"\#(field)"},"direction":"\#(direction)"}"#
+            }
+            parts.append(#""orderBy":[\#(orders.joined(separator: ","))]"#)
+        }
+        if Int.random(in: 0..<4, using: &random) > 0 { parts.append(#""limit":\#(Int.random(in: 1...8, using: &random))"#) }
+        if Int.random(in: 0..<5, using: &random) == 0 { parts.append(#""offset":\#(Int.random(in: 1...5, using: &random))"#) }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// Runs `queries` from a cache of kind `cache` against the server: filled, with pending writes
+    /// (against the server once they are acknowledged), acknowledged, and reopened.
+    static func compare(_ cache: Cache, _ queries: [String]) async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("CacheIndexQueryTests-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         var configuration = StoreConfiguration()
@@ -129,7 +205,8 @@ struct CacheIndexQueryTests {
             let db = try Firestore.remote(host: address.host, port: address.port, projectID: Self.project, settings: settings)
             let everything = #"{"from":[{"collectionId":"","allDescendants":true}]}"#
             #expect(try await Self.answer(db, everything, .server).count == 70)
-            Self.expectSame(try await Self.answers(db, .cache), try await Self.answers(db, .server), "filled")
+            Self.expectSame(
+                try await Self.answers(db, queries, .cache), try await Self.answers(db, queries, .server), queries, "filled")
 
             // Pending writes move documents into and out of results, and add and delete some.
             await db.disableNetwork()
@@ -144,14 +221,16 @@ struct CacheIndexQueryTests {
             while (try? await db.document("items/i00new").getDocument(source: .cache))?.exists != true {
                 try await Task.sleep(for: .milliseconds(1))
             }
-            let pending = try await Self.answers(db, .cache)
-            #expect(pending[0].contains { $0.contains("i00new") } && pending[0].contains { $0.contains("i24") })
-            #expect(!pending[0].contains { $0.contains("i10") })
+            let pending = try await Self.answers(db, queries, .cache)
+            let equalsThree = try await Self.answer(
+                db, #"{"from":[{"collectionId":"items"}],"where":\#(Self.equalsThree)}"#, .cache)
+            #expect(equalsThree.contains { $0.contains("i00new") } && equalsThree.contains { $0.contains("i24") })
+            #expect(!equalsThree.contains { $0.contains("i10") })
             await db.enableNetwork()
             try await commit.value
-            let server = try await Self.answers(db, .server)
-            Self.expectSame(pending, server, "pending, against the server once acknowledged")
-            Self.expectSame(try await Self.answers(db, .cache), server, "acknowledged")
+            let server = try await Self.answers(db, queries, .server)
+            Self.expectSame(pending, server, queries, "pending, against the server once acknowledged")
+            Self.expectSame(try await Self.answers(db, queries, .cache), server, queries, "acknowledged")
 
             guard cache == .persistent else {
                 await db.terminate()
@@ -160,7 +239,7 @@ struct CacheIndexQueryTests {
             await db.terminate()
             let reopened = try Firestore.remote(
                 host: address.host, port: address.port, projectID: Self.project, settings: settings)
-            Self.expectSame(try await Self.answers(reopened, .cache), server, "reopened")
+            Self.expectSame(try await Self.answers(reopened, queries, .cache), server, queries, "reopened")
             await reopened.terminate()
         }
     }

@@ -12,6 +12,10 @@ Usage:
     .venv-interop/bin/python Benchmarks/listen_memory/run.py --hearth .build-bench-release/release/hearth
         [--streams 10000] [--connections 10] [--settle 2] [--no-verify] [--wrap "heaptrack -o /tmp/h"]
 Exit status 0 when every stream became current (and, when verified, got its change), 1 otherwise.
+
+With --wrap, the server is stopped by a SIGTERM to the wrapper's process group: a profiler that
+writes its data in another process of that group (heaptrack's) must be started in a session of
+its own by the wrapper, which then forwards SIGTERM to hearth alone and waits for the profiler.
 """
 
 import argparse

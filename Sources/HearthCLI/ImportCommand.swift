@@ -10,10 +10,11 @@ struct ImportCommand: StoreCommand {
         abstract: "Import an export in Google's Firestore export format, all or nothing.",
         discussion: """
             PATH is an export folder (with its *.overall_export_metadata file), a firebase-tools export \
-            folder (with firebase-export-metadata.json), or the .overall_export_metadata file. Every record \
-            is checked before anything is written: bad input gives an error naming the file and byte offset \
-            and imports nothing. The documents go into --project (default: projectId in ./emulator.json); \
-            the database must be empty unless --merge is given.
+            folder (with firebase-export-metadata.json), or the .overall_export_metadata file. The import is \
+            one commit, all or nothing (--merge too): bad input gives an error naming the file and byte \
+            offset, and bad input, a failed write or the process being killed leaves the database as it was. \
+            The documents go into --project (default: projectId in ./emulator.json) and --database; the \
+            database must be empty unless --merge is given.
             """
     )
 

@@ -1,4 +1,6 @@
 import DocumentModel
+import DocumentStore
+import EmulatorServer
 import FirestoreProto
 import Foundation
 @testable import Hearth
@@ -33,6 +35,24 @@ struct ResumeAcrossLaunchesTests {
         let snapshot = try #require(try state.apply(response(consistent)))
         #expect(snapshot.documents.map(\.name) == [kept.name], "the recorded document is still in the target")
         #expect(snapshot.resumeToken == [8])
+    }
+
+    @Test func aResumedTargetWhoseCountDiffersStartsAfresh() throws {
+        let time = try Timestamp(seconds: 50, nanoseconds: 0)
+        let stale = try ["users/a", "users/b"].map {
+            Document(name: try DocumentName(TestDatabase.database, $0), fields: [:], createTime: time, updateTime: time)
+        }
+        let model = DocumentModel.Query(
+            database: TestDatabase.database, parent: .root, structured: StructuredQuery(from: CollectionSelector(collectionID: "users")))
+        var state = RemoteListenState(target: .query(model), resume: WatchResume(resumeToken: [1], documents: stale))
+        _ = state.startStream(in: TestDatabase.database)
+        var filter = Google_Firestore_V1_ListenResponse()
+        filter.filter.targetID = RemoteListenState.targetID
+        filter.filter.count = 1
+        #expect(throws: ExistenceFilterMismatch.self) { try state.apply(filter) }
+        let again = state.startStream(in: TestDatabase.database)
+        #expect(again.addTarget.resumeToken.isEmpty, "the next stream starts without the token")
+        #expect(try state.apply(filter) == nil, "a fresh stream's filter is not checked against kept documents")
     }
 
     @Test func aRecordKeepsItsTokenAndMembers() throws {
@@ -87,6 +107,43 @@ struct ResumeAcrossLaunchesTests {
             #expect(ids(secondSnapshot) == ids(server))
             await second.terminate()
         }
+    }
+
+    /// The server's data folder is replaced while the app is away (a fresh emulator at the same
+    /// address): the kept token means nothing there, and the listener must not go on showing
+    /// the old server's documents.
+    @Test func aResumedListenerOnAFreshServerShowsOnlyItsDocuments() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-fresh-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settings = FirestoreSettings()
+        settings.cacheSettings = PersistentCacheSettings(path: root.appendingPathComponent("cache").path)
+        var configuration = StoreConfiguration()
+        configuration.garbageCollectionIntervalSeconds = nil
+
+        let oldStore = try DocumentStore(path: root.appendingPathComponent("old").path, configuration: configuration)
+        let oldServer = EmulatorServer(store: oldStore, configuration: EmulatorServerConfiguration(port: 0))
+        let oldRun = Task { try await oldServer.run() }
+        let address = try await oldServer.listeningAddress
+        let first = try Firestore.remote(host: address.host, port: address.port, projectID: TestDatabase.project, settings: settings)
+        try await first.document("users/a").setData(["age": 30])
+        try await first.document("users/b").setData(["age": 40])
+        #expect(ids(try await current(first.collection("users"))) == ["a", "b"])
+        await first.terminate()
+        oldServer.beginGracefulShutdown()
+        try await oldRun.value
+        try oldStore.close()
+
+        let newStore = try DocumentStore(path: root.appendingPathComponent("new").path, configuration: configuration)
+        defer { try? newStore.close() }
+        _ = try newStore.commit([.set(try DocumentName(TestDatabase.database, "users/c"), fields: ["age": 50])])
+        let newServer = EmulatorServer(store: newStore, configuration: EmulatorServerConfiguration(port: address.port))
+        let newRun = Task { try await newServer.run() }
+        _ = try await newServer.listeningAddress
+        let second = try Firestore.remote(host: address.host, port: address.port, projectID: TestDatabase.project, settings: settings)
+        #expect(ids(try await current(second.collection("users"))) == ["c"])
+        await second.terminate()
+        newServer.beginGracefulShutdown()
+        try await newRun.value
     }
 
     /// The first snapshot of `query` that is current on the server.

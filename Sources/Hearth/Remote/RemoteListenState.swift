@@ -10,7 +10,8 @@ import Foundation
 /// The state outlives a stream: a new stream adds the target with the last resume token, and
 /// the server then sends only what changed since (or a RESET, after which the target starts
 /// afresh). It can also start from a token and documents kept in the local cache by an earlier
-/// process (`WatchResume`).
+/// process (`WatchResume`). After a resume, the server's existence filter (its count of the
+/// target's documents) is checked: a different count starts the target afresh.
 struct RemoteListenState {
     static let targetID: Int32 = 1
 
@@ -21,6 +22,8 @@ struct RemoteListenState {
     private(set) var resumeToken: [UInt8] = []
     /// Documents learned about outside the target since the last snapshot.
     private var observed: [DocumentName: Document?] = [:]
+    /// Whether the current stream resumed from a token (so its documents were not all sent).
+    private var isResumed = false
 
     /// Follows `target`, from `resume` when given: its token and documents, as an earlier
     /// stream (of this process or an earlier one) left them.
@@ -36,8 +39,9 @@ struct RemoteListenState {
     /// left off when there is a token.
     mutating func startStream(in database: DatabaseID) -> Google_Firestore_V1_ListenRequest {
         isCurrent = false
+        isResumed = !resumeToken.isEmpty
         var message = Self.target(for: target)
-        if !resumeToken.isEmpty { message.resumeToken = Data(resumeToken) }
+        if isResumed { message.resumeToken = Data(resumeToken) }
         var request = Google_Firestore_V1_ListenRequest()
         request.database = database.resourceName
         request.addTarget = message
@@ -109,9 +113,24 @@ struct RemoteListenState {
             if let name = try? DocumentName(resourceName: delete.document) { observed[name] = .some(nil) }
         case .documentRemove(let remove):
             documents[remove.document] = nil
+        case .filter(let filter) where filter.targetID == Self.targetID && isResumed:
+            // As the SDKs do: a resumed target whose document count is not the server's kept
+            // documents it no longer holds (a token from a server whose data was replaced).
+            if Int(filter.count) != documents.count {
+                let held = documents.count
+                forgetResumeToken()
+                throw ExistenceFilterMismatch(expected: Int(filter.count), held: held)
+            }
         case .filter, nil:
             break
         }
         return nil
     }
+}
+
+/// A resumed target held other documents than the server's count: the stream must start again
+/// without a resume token (the state has already forgotten it).
+struct ExistenceFilterMismatch: Error {
+    let expected: Int
+    let held: Int
 }

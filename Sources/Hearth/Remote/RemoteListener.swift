@@ -33,6 +33,8 @@ struct RemoteListener: Sendable {
             progress.delivered.store(false, ordering: .relaxed)
             do {
                 try await listenOnce(progress, continuation)
+            } catch is ExistenceFilterMismatch {
+                continue  // listen again at once, from scratch
             } catch let error as FirestoreError {
                 // The target was refused. A resume token the server no longer knows (a restarted
                 // emulator) can be the cause: try once more from scratch before giving up.

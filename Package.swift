@@ -210,7 +210,7 @@ let package = Package(
             name: "HearthTests",
             dependencies: [
                 "Hearth", "HearthPersistence", "HearthEmbedded", "EmulatorServer", "DocumentModel", "DocumentStore",
-                "SecurityRules",
+                "SecurityRules", "QueryEngine", "FirestoreProto", "LevelDB",
             ],
             swiftSettings: upcoming
         ),

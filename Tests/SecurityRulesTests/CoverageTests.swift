@@ -185,4 +185,23 @@ import Testing
         #expect(position(undefined) == [6, 82, 251, 251])
         #expect(undefined["causeMessage"] as? String == "Divide by zero error.")
     }
+
+    /// The report's text, byte for byte: values in Google's JSON form (strings escaped by the
+    /// one JSON writer, empty repeated fields left out), and a long string cut at the value budget.
+    @Test func valuesAreWrittenExactly() throws {
+        let ruleset = try Fixture.ruleset(
+            Fixture.rules("    match /t/{id} { allow create: if request.resource.data.v != 1 && request.resource.data.s != 1; }"),
+            coverage: true)
+        let long = String(repeating: "x", count: 5000)
+        let data: MapValue = ["v": ["k\"": [1, "a\u{8}\u{1}/"], "e": .map([:]), "l": []], "s": .string(long)]
+        #expect(ruleset.evaluate(Fixture.request(.create, "t/x", newData: data)).allowed)
+        let text = try #require(ruleset.coverage).jsonReport()
+        #expect(
+            text.contains(
+                #"{"value":{"mapValue":{"fields":{"e":{"mapValue":{}},"k\"":{"listValue":{"values":[{"intValue":"1"},"#
+                    + #"{"stringValue":"a\b\u0001/"}]}},"l":{"listValue":{}}}}},"count":1}"#), "\(text)")
+        #expect(text.contains(#"{"value":{"stringValue":""# + String(repeating: "x", count: CoverageJSON.valueBudget) + #""},"count":1}"#))
+        #expect(text.hasPrefix(#"{"rules":{"files":[{"content":"rules_version = '2';\nservice cloud.firestore {\n"#))
+        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any])
+    }
 }

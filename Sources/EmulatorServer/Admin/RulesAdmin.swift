@@ -58,24 +58,29 @@ struct RulesAdmin: Sendable {
     }
 
     /// `{"issues":[...]}` with each diagnostic's position (offsets from 0, the end inclusive),
-    /// description and severity, as Google's emulator reports warnings; `{}` without any.
+    /// description and severity, members in name order, as Google's emulator reports warnings;
+    /// `{}` without any.
     static func issuesJSON(_ diagnostics: [Diagnostic]) -> String {
         guard !diagnostics.isEmpty else { return "{}" }
-        let issues = diagnostics.map { diagnostic -> [String: Any] in
-            var position: [String: Any] = ["fileName": diagnostic.fileName]
+        let issues = diagnostics.map { diagnostic -> JSONValue in
+            let position: [JSONValue.Member]
             if let range = diagnostic.range {
-                position["line"] = range.start.line
-                position["column"] = range.start.column
-                position["currentOffset"] = range.start.offset
-                position["endOffset"] = max(range.start.offset, range.end.offset - 1)
+                position = [
+                    JSONValue.Member("column", JSONValue(Int64(range.start.column))),
+                    JSONValue.Member("currentOffset", JSONValue(Int64(range.start.offset))),
+                    JSONValue.Member("endOffset", JSONValue(Int64(max(range.start.offset, range.end.offset - 1)))),
+                    JSONValue.Member("fileName", .string(diagnostic.fileName)),
+                    JSONValue.Member("line", JSONValue(Int64(range.start.line))),
+                ]
+            } else {
+                position = [JSONValue.Member("fileName", .string(diagnostic.fileName))]
             }
-            return [
-                "sourcePosition": position, "description": diagnostic.message,
-                "severity": diagnostic.severity.rawValue.uppercased(),
-            ]
+            return .object([
+                JSONValue.Member("description", .string(diagnostic.message)),
+                JSONValue.Member("severity", .string(diagnostic.severity.rawValue.uppercased())),
+                JSONValue.Member("sourcePosition", .object(position)),
+            ])
         }
-        // Plain strings and numbers serialize.
-        let data = try! JSONSerialization.data(withJSONObject: ["issues": issues], options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
+        return JSONValue.object([JSONValue.Member("issues", .array(issues))]).serialized()
     }
 }

@@ -5,46 +5,54 @@ enum CoverageJSON {
     /// Values are written up to this many characters; longer ones end in `…`.
     static let valueBudget = 4096
 
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{0}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
-
-    static func position(_ span: SourceSpan, source: SourceText) -> String {
+    /// Writes a source position: `{"line","column","currentOffset","endOffset"}` (offsets from
+    /// 0, the end inclusive).
+    static func writePosition(_ span: SourceSpan, source: SourceText, to writer: inout JSONWriter) {
         let (line, column) = source.lineAndColumn(of: Int(span.start))
-        let end = max(Int(span.start), Int(span.end) - 1)
-        return "{\"line\":\(line),\"column\":\(column),\"currentOffset\":\(span.start),\"endOffset\":\(end)}"
+        writer.beginObject()
+        writer.key("line")
+        writer.number(line)
+        writer.key("column")
+        writer.number(column)
+        writer.key("currentOffset")
+        writer.number(span.start)
+        writer.key("endOffset")
+        writer.number(max(Int(span.start), Int(span.end) - 1))
+        writer.endObject()
     }
 
     static func coverageValue(_ value: RValue, source: SourceText, errorSpans: [SourceSpan: SourceSpan]) -> CoverageValue {
         switch value {
-        case .bool(true): return CoverageValue(json: "{\"boolValue\":true}", outcome: .true)
-        case .bool(false): return CoverageValue(json: "{\"boolValue\":false}", outcome: .false)
+        case .bool(true): return CoverageValue(json: CoverageJSON.trueValue, outcome: .true)
+        case .bool(false): return CoverageValue(json: CoverageJSON.falseValue, outcome: .false)
         case .error(let error):
             // A document read in the first phase is reported without a cause.
-            guard error.kind != .unknown else { return CoverageValue(json: "{\"undefined\":{}}", outcome: .error) }
-            let span = errorSpans[error.span] ?? error.span
-            let json =
-                "{\"undefined\":{\"sourcePosition\":\(position(span, source: source)),\"causeMessage\":\(quoted(error.message))}}"
-            return CoverageValue(json: json, outcome: .error)
+            guard error.kind != .unknown else { return CoverageValue(json: CoverageJSON.undefinedValue, outcome: .error) }
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("undefined")
+            writer.beginObject()
+            writer.key("sourcePosition")
+            writePosition(errorSpans[error.span] ?? error.span, source: source, to: &writer)
+            writer.key("causeMessage")
+            writer.string(error.message)
+            writer.endObject()
+            writer.endObject()
+            return CoverageValue(json: writer.output, outcome: .error)
         default:
+            var writer = JSONWriter()
             var budget = valueBudget
-            return CoverageValue(json: json(value, budget: &budget), outcome: .value)
+            write(value, to: &writer, budget: &budget)
+            return CoverageValue(json: writer.output, outcome: .value)
         }
     }
+
+    /// `{"boolValue":true}`.
+    static let trueValue = JSONValue.object([JSONValue.Member("boolValue", .bool(true))]).serialized()
+    /// `{"boolValue":false}`.
+    static let falseValue = JSONValue.object([JSONValue.Member("boolValue", .bool(false))]).serialized()
+    /// `{"undefined":{}}`.
+    static let undefinedValue = JSONValue.object([JSONValue.Member("undefined", .object([]))]).serialized()
 
     /// A duration in protobuf's JSON form: `1s`, `-1.500s`, `0.000000001s`.
     static func protoJSON(_ duration: RDuration) -> String {
@@ -61,67 +69,144 @@ enum CoverageJSON {
         return (negative ? "-" : "") + "\(seconds)." + String(repeating: "0", count: digits - fraction.count) + fraction + "s"
     }
 
-    /// The JSON of an `ExpressionValue`.
-    static func json(_ value: RValue, budget: inout Int) -> String {
-        guard budget > 0 else { return "{\"truncated\":true}" }
-        let text: String
-        switch value {
-        case .null: text = "{\"nullValue\":\"NULL_VALUE\"}"
-        case .bool(let flag): text = "{\"boolValue\":\(flag)}"
-        case .int(let number): text = "{\"intValue\":\"\(number)\"}"
-        case .float(let number):
-            text = number.isFinite ? "{\"floatValue\":\(number)}" : "{\"floatValue\":\"\(Conversions.javaDouble(number))\"}"
-        case .string(let string): text = "{\"stringValue\":\(quoted(String(string.prefix(budget))))}"
-        case .bytes(let bytes): text = "{\"bytesValue\":\(quoted(Library.base64URL(bytes)))}"
-        case .timestamp(let time): text = "{\"timestampValue\":\"\(time)\"}"
-        case .duration(let duration):
-            text = "{\"durationValue\":\"\(protoJSON(duration))\"}"
-        case .latlng(let point):
-            text = "{\"latlngValue\":{\"latitude\":\(point.latitude),\"longitude\":\(point.longitude)}}"
-        case .path(let path):
-            text =
-                "{\"pathValue\":{\"segments\":["
-                + path.segments.map { "{\"simple\":\(quoted($0))}" }.joined(separator: ",") + "]}}"
-        case .list(let values):
-            // Google's report leaves out empty repeated fields.
-            text =
-                values.isEmpty
-                ? "{\"listValue\":{}}" : "{\"listValue\":{\"values\":[" + elements(values, budget: &budget) + "]}}"
-        case .set(let set):
-            text =
-                set.elements.isEmpty
-                ? "{\"setValue\":{}}" : "{\"setValue\":{\"values\":[" + elements(set.elements, budget: &budget) + "]}}"
-        case .vector(let values):
-            text = "{\"vectorValue\":{\"values\":[" + values.map { "{\"floatValue\":\($0)}" }.joined(separator: ",") + "]}}"
-        case .map(let map):
-            var fields: [String] = []
-            for entry in map.entries {
-                guard budget > 0 else { break }
-                fields.append("\(quoted(entry.key)):\(json(entry.value, budget: &budget))")
-            }
-            text = fields.isEmpty ? "{\"mapValue\":{}}" : "{\"mapValue\":{\"fields\":{" + fields.joined(separator: ",") + "}}}"
-        case .mapDiff(let diff):
-            var statuses: [(String, String)] = []
-            statuses += diff.added.map { ($0, "ADDED") }
-            statuses += diff.removed.map { ($0, "REMOVED") }
-            statuses += diff.changed.map { ($0, "CHANGED") }
-            statuses += diff.unchanged.map { ($0, "UNCHANGED") }
-            text =
-                "{\"mapDiffValue\":{\"keyStatuses\":{"
-                + statuses.map { "\(quoted($0.0)):\"\($0.1)\"" }.joined(separator: ",") + "}}}"
-        case .constraint: text = "{\"constraintValue\":{}}"
-        case .error(let error): text = "{\"undefined\":{\"causeMessage\":\(quoted(error.message))}}"
+    /// Writes an `ExpressionValue`, counting what it writes (each value with what it contains)
+    /// against `budget`; once the budget is spent, lists and maps end early, and values left
+    /// are `{"truncated":true}`.
+    static func write(_ value: RValue, to writer: inout JSONWriter, budget: inout Int) {
+        writer.beginObject()
+        guard budget > 0 else {
+            writer.key("truncated")
+            writer.bool(true)
+            writer.endObject()
+            return
         }
-        budget -= text.utf8.count
-        return text
+        // What this value writes, from its opening brace.
+        let start = writer.output.utf8.count - 1
+        switch value {
+        case .null:
+            writer.key("nullValue")
+            writer.string("NULL_VALUE")
+        case .bool(let flag):
+            writer.key("boolValue")
+            writer.bool(flag)
+        case .int(let number):
+            writer.key("intValue")
+            writer.string(String(number))
+        case .float(let number):
+            writer.key("floatValue")
+            if number.isFinite { writer.number("\(number)") } else { writer.string(Conversions.javaDouble(number)) }
+        case .string(let string):
+            writer.key("stringValue")
+            writer.string(String(string.prefix(budget)))
+        case .bytes(let bytes):
+            writer.key("bytesValue")
+            writer.string(Library.base64URL(bytes))
+        case .timestamp(let time):
+            writer.key("timestampValue")
+            writer.string("\(time)")
+        case .duration(let duration):
+            writer.key("durationValue")
+            writer.string(protoJSON(duration))
+        case .latlng(let point):
+            writer.key("latlngValue")
+            writer.beginObject()
+            writer.key("latitude")
+            writer.number("\(point.latitude)")
+            writer.key("longitude")
+            writer.number("\(point.longitude)")
+            writer.endObject()
+        case .path(let path):
+            writer.key("pathValue")
+            writer.beginObject()
+            writer.key("segments")
+            writer.beginArray()
+            for segment in path.segments {
+                writer.beginObject()
+                writer.key("simple")
+                writer.string(segment)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        case .list(let values):
+            writer.key("listValue")
+            writeValues(values, to: &writer, budget: &budget)
+        case .set(let set):
+            writer.key("setValue")
+            writeValues(set.elements, to: &writer, budget: &budget)
+        case .vector(let values):
+            writer.key("vectorValue")
+            writer.beginObject()
+            writer.key("values")
+            writer.beginArray()
+            for value in values {
+                writer.beginObject()
+                writer.key("floatValue")
+                writer.number("\(value)")
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        case .map(let map):
+            writer.key("mapValue")
+            writer.beginObject()
+            // Google's report leaves out empty repeated fields, and a map whose first entry the
+            // budget leaves out is empty.
+            if !map.entries.isEmpty, budget > 0 {
+                writer.key("fields")
+                writer.beginObject()
+                for entry in map.entries {
+                    guard budget > 0 else { break }
+                    writer.key(entry.key)
+                    write(entry.value, to: &writer, budget: &budget)
+                }
+                writer.endObject()
+            }
+            writer.endObject()
+        case .mapDiff(let diff):
+            writer.key("mapDiffValue")
+            writer.beginObject()
+            writer.key("keyStatuses")
+            writer.beginObject()
+            for (keys, status) in [
+                (diff.added, "ADDED"), (diff.removed, "REMOVED"), (diff.changed, "CHANGED"),
+                (diff.unchanged, "UNCHANGED"),
+            ] {
+                for key in keys {
+                    writer.key(key)
+                    writer.string(status)
+                }
+            }
+            writer.endObject()
+            writer.endObject()
+        case .constraint:
+            writer.key("constraintValue")
+            writer.beginObject()
+            writer.endObject()
+        case .error(let error):
+            writer.key("undefined")
+            writer.beginObject()
+            writer.key("causeMessage")
+            writer.string(error.message)
+            writer.endObject()
+        }
+        writer.endObject()
+        budget -= writer.output.utf8.count - start
     }
 
-    private static func elements(_ values: [RValue], budget: inout Int) -> String {
-        var parts: [String] = []
-        for value in values {
-            guard budget > 0 else { break }
-            parts.append(json(value, budget: &budget))
+    /// Writes `{"values":[...]}` for a list or set, or `{}` for an empty one, as Google's report
+    /// leaves out empty repeated fields; elements stop once the budget is spent.
+    private static func writeValues(_ values: [RValue], to writer: inout JSONWriter, budget: inout Int) {
+        writer.beginObject()
+        if !values.isEmpty {
+            writer.key("values")
+            writer.beginArray()
+            for value in values {
+                guard budget > 0 else { break }
+                write(value, to: &writer, budget: &budget)
+            }
+            writer.endArray()
         }
-        return parts.joined(separator: ",")
+        writer.endObject()
     }
 }

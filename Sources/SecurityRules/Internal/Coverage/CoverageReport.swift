@@ -1,3 +1,5 @@
+import DocumentModel
+
 /// Renders coverage counts as the emulator's JSON and as HTML.
 struct CoverageReport {
     let store: CoverageStore
@@ -7,28 +9,58 @@ struct CoverageReport {
     func json() -> String {
         let stats = store.snapshot()
         let table = store.table
-        func node(_ id: Int32, depth: Int) -> String {
+        var writer = JSONWriter()
+        func node(_ id: Int32, depth: Int) {
             let entry = table.entries[Int(id)]
             let entryStats = stats[Int(id)]
-            var parts = ["\"sourcePosition\":\(CoverageJSON.position(entry.span, source: store.source))"]
-            var values = entryStats.order.map { value in
-                "{\"value\":\(value.json),\"count\":\(entryStats.values[value] ?? 0)}"
+            writer.beginObject()
+            writer.key("sourcePosition")
+            CoverageJSON.writePosition(entry.span, source: store.source, to: &writer)
+            if !entryStats.order.isEmpty || entryStats.otherValues > 0 {
+                writer.key("values")
+                writer.beginArray()
+                for value in entryStats.order {
+                    writer.beginObject()
+                    writer.key("value")
+                    writer.fragment(value.json)
+                    writer.key("count")
+                    writer.number(entryStats.values[value] ?? 0)
+                    writer.endObject()
+                }
+                if entryStats.otherValues > 0 {
+                    writer.beginObject()
+                    writer.key("value")
+                    writer.write(.object([JSONValue.Member("otherValues", .object([]))]))
+                    writer.key("count")
+                    writer.number(entryStats.otherValues)
+                    writer.endObject()
+                }
+                writer.endArray()
             }
-            if entryStats.otherValues > 0 {
-                values.append("{\"value\":{\"otherValues\":{}},\"count\":\(entryStats.otherValues)}")
-            }
-            if !values.isEmpty { parts.append("\"values\":[" + values.joined(separator: ",") + "]") }
             // Like Google's report, expressions never evaluated are listed too, without values.
             let children = entry.children
             if !children.isEmpty && depth < 200 {
-                parts.append("\"children\":[" + children.map { node($0, depth: depth + 1) }.joined(separator: ",") + "]")
+                writer.key("children")
+                writer.beginArray()
+                for child in children { node(child, depth: depth + 1) }
+                writer.endArray()
             }
-            return "{" + parts.joined(separator: ",") + "}"
+            writer.endObject()
         }
-        let roots = table.functionRoots + table.conditionRoots
-        let files =
-            "{\"files\":[{\"content\":\(CoverageJSON.quoted(source)),\"name\":\(CoverageJSON.quoted(fileName))}]}"
-        return "{\"rules\":\(files),\"report\":[" + roots.map { node($0, depth: 0) }.joined(separator: ",") + "]}"
+        writer.beginObject()
+        writer.key("rules")
+        writer.write(
+            .object([
+                JSONValue.Member(
+                    "files",
+                    .array([.object([JSONValue.Member("content", .string(source)), JSONValue.Member("name", .string(fileName))])]))
+            ]))
+        writer.key("report")
+        writer.beginArray()
+        for root in table.functionRoots + table.conditionRoots { node(root, depth: 0) }
+        writer.endArray()
+        writer.endObject()
+        return writer.output
     }
 
     static func escapeHTML(_ text: String) -> String {

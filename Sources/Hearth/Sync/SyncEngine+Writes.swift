@@ -15,7 +15,7 @@ extension SyncEngine {
     ///   queued, and a rejection then goes to the write-failure listeners).
     @discardableResult
     func write(_ writes: [Write]) async throws -> CommitReport {
-        let (batch, sendsNow) = try state.withLock { state -> (MutationBatch, Bool) in
+        let (batch, sendsNow, hasViews) = try state.withLock { state -> (MutationBatch, Bool, Bool) in
             guard !state.isTerminated else {
                 throw FirestoreError(.failedPrecondition, "The client has already been terminated.")
             }
@@ -31,9 +31,15 @@ extension SyncEngine {
             // spares the writer task's round of scheduling; otherwise the writer sends it in turn.
             let sendsNow = state.networkEnabled && !state.isSending && !state.writerIsRetrying && state.pending.count == 1
             if sendsNow { state.isSending = true } else { kickWriter(&state) }
-            return (batch, sendsNow)
+            return (batch, sendsNow, !state.views.isEmpty)
         }
-        if sendsNow { await send(batch) }
+        if sendsNow {
+            // A listener this write woke runs first, on this thread, rather than waiting for
+            // another thread to wake up while this one prepares the request (a yield puts this
+            // task behind it in the executor's queue).
+            if hasViews { await Task.yield() }
+            await send(batch)
+        }
         return try await waitForAcknowledgement(of: batch.batchID)
     }
 

@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "LevelDBTests", dependencies: ["LevelDB"], swiftSettings: upcoming),
         .testTarget(
             name: "FirestoreExportTests",
-            dependencies: ["FirestoreExport", "DocumentModel", "DocumentStore"],
+            dependencies: ["FirestoreExport", "DocumentModel", "DocumentStore", "LevelDB"],
             resources: [.copy("Fixtures")],
             swiftSettings: upcoming
         ),

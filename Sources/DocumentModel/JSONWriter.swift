@@ -165,11 +165,19 @@ package struct JSONWriter {
         output += "\n" + String(repeating: "  ", count: depth)
     }
 
-    /// Appends `string` in quotes. Only ASCII bytes are escaped, so the runs between them are
-    /// appended whole.
+    /// Appends `string` in quotes. Only ASCII bytes are escaped, so a string without any is
+    /// appended whole, and otherwise the runs between them are.
     private mutating func appendQuoted(_ string: String) {
         output += "\""
         let utf8 = string.utf8
+        let plain = utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        if plain == true {
+            output += string
+            output += "\""
+            return
+        }
         var runStart = utf8.startIndex
         var index = runStart
         while index != utf8.endIndex {

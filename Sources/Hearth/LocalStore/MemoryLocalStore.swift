@@ -16,8 +16,22 @@ package final class MemoryLocalStore: LocalStore {
         var batches: [Int64: MutationBatch] = [:]
         var lastBatchID: Int64 = 0
         var size: Int64 = 0
-        /// The field index of `entries`' documents.
+        /// The field index of `entries`' documents, once a query has read it (`indexed`): an
+        /// instance that never queries its cache, such as most embedded ones, never pays for it.
         var index = MemoryFieldIndex()
+        var indexed = false
+
+        /// Builds the index from every entry, the first time it is needed.
+        mutating func requireIndex() {
+            guard !indexed else { return }
+            indexed = true
+            for stored in entries.values { index.update(from: nil, to: stored.entry.document) }
+        }
+
+        /// Keeps the index, once built, in step with an entry going from `old` to `new`.
+        mutating func updateIndex(from old: Document?, to new: Document?) {
+            if indexed { index.update(from: old, to: new) }
+        }
         var closed = false
     }
 
@@ -67,6 +81,7 @@ package final class MemoryLocalStore: LocalStore {
         indexedBy scan: CacheIndexScan, including include: (DocumentName) -> Bool, accepting accept: (Document) -> Bool
     ) throws -> [Document] {
         try withOpenState { state in
+            state.requireIndex()
             var documents: [Document] = []
             var seen = Set<DocumentName>()
             let group = scan.group
@@ -89,7 +104,12 @@ package final class MemoryLocalStore: LocalStore {
     }
 
     /// The number of entries in the field index (for checks).
-    package var indexEntryCount: Int { state.withLock { $0.index.count } }
+    package var indexEntryCount: Int {
+        state.withLock { state in
+            state.requireIndex()
+            return state.index.count
+        }
+    }
 
     package func target(_ key: String) throws -> TargetRecord? {
         try withOpenState { $0.targets[key] }
@@ -113,7 +133,7 @@ package final class MemoryLocalStore: LocalStore {
                     sizeBytes < 0
                     ? 0 : LocalStoreLayout.size(key: LocalStoreLayout.documentKey(name), value: LocalStoreLayout.encode(entry))
                 state.size += size - (state.entries[name]?.size ?? 0)
-                state.index.update(from: state.entries[name]?.entry.document, to: entry.document)
+                state.updateIndex(from: state.entries[name]?.entry.document, to: entry.document)
                 state.entries[name] = Stored(entry: entry, size: size)
             }
             for (key, record) in change.targets {
@@ -139,7 +159,7 @@ package final class MemoryLocalStore: LocalStore {
             candidates, protected: protected, total: state.size, limit: sizeBytes, orderedBy: <)
         guard !victims.isEmpty else { return }
         for victim in victims {
-            state.index.update(from: state.entries[victim.key]?.entry.document, to: nil)
+            state.updateIndex(from: state.entries[victim.key]?.entry.document, to: nil)
             state.entries[victim.key] = nil
             state.size -= victim.size
         }

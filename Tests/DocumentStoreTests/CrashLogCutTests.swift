@@ -6,11 +6,8 @@ import Testing
 /// A write-ahead log cut short after a crash: the running store records the logs' synced sizes
 /// about once a second (`LogWatermark`), so a cut that reaches back past that record is found
 /// at the next open, as one after a clean stop is.
-///
-/// Part of the serialized "Crash recovery" suite: both tests wait for a child process while
-/// holding a thread of Swift's cooperative pool, and together they would hold both of this
-/// 2-core machine's, stalling every async test running beside them.
-extension CrashRecoveryTests {
+@Suite("Write-ahead log cut after a crash")
+struct CrashLogCutTests {
     @Test("A log cut back past the last watermark after SIGKILL refuses the open, naming the log")
     func cutPastTheWatermarkIsRefused() throws {
         let writer = try CrashRecoveryTests.crashWriterExecutable()

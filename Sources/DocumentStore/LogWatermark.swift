@@ -6,9 +6,7 @@ import Synchronization
 /// a crash is found at the next open when the cut reaches back past the last watermark.
 final class LogWatermark: Sendable {
     private struct State {
-        /// When the last watermark was written; at first, when the store opened, so that a
-        /// store closed within `interval` (a test's) writes none: its clean stop records the logs.
-        var lastWritten = ContinuousClock.now
+        var lastWritten: ContinuousClock.Instant?
         var isScheduled = false
         var isStopped = false
     }
@@ -33,7 +31,8 @@ final class LogWatermark: Sendable {
         let delay = state.withLock { state -> Duration? in
             guard !state.isScheduled, !state.isStopped else { return nil }
             state.isScheduled = true
-            return max(.zero, Self.interval - (now - state.lastWritten))
+            guard let last = state.lastWritten else { return .zero }
+            return max(.zero, Self.interval - (now - last))
         }
         guard let delay else { return }
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000

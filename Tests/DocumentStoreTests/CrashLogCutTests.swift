@@ -13,14 +13,13 @@ struct CrashLogCutTests {
         let writer = try CrashRecoveryTests.crashWriterExecutable()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-cut-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        // The first watermark comes a second after the store opens. A memtable flush after the
-        // last one makes the record stale (rightly not checked): try again until a run is
-        // killed before one.
+        // A memtable flush after the last watermark makes the record stale (rightly not
+        // checked): try again until a run is killed before one.
         for attempt in 1...6 {
             let dataFolder = folder.appendingPathComponent("data-\(attempt)").path
             try FileManager.default.createDirectory(atPath: dataFolder, withIntermediateDirectories: true)
             let output = try CrashRecoveryTests.runAndKill(
-                writer, arguments: [dataFolder, "0"], afterMilliseconds: attempt <= 3 ? 1_500 : 1_200,
+                writer, arguments: [dataFolder, "0"], afterMilliseconds: attempt <= 3 ? 1_200 : 400,
                 stderrPath: folder.appendingPathComponent("stderr-\(attempt).txt").path)
             #expect(try CrashRecoveryTests.reportedCommits(in: output, run: attempt).count > 0)
             guard let (logName, recorded) = try currentRecord(dataFolder), recorded > 1_000 else { continue }

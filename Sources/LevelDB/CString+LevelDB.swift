@@ -1,5 +1,10 @@
 internal import CLevelDB
 
+// Unsafe code (C interop; Docs/Architecture.md, "Where unsafe code lives"): `withLevelDBError`
+// lends LevelDB the address of a local error pointer for one call and frees the message LevelDB
+// mallocs exactly once; `Array(levelDBBytes:length:)` copies bytes LevelDB returned, before
+// the caller frees them.
+
 /// Runs `body` with a LevelDB `errptr` out-parameter and throws if LevelDB set it.
 ///
 /// LevelDB allocates the message with `malloc`; it is freed here, exactly once.

@@ -1,5 +1,12 @@
 internal import CLevelDB
 
+// Unsafe code (C interop; Docs/Architecture.md, "Where unsafe code lives"): the iterator and
+// its read options are owned here and destroyed in `deinit`; the handle keeps the database open
+// while the cursor lives (`makeChild`/`releaseChild`) and `snapshot` keeps the snapshot the
+// iterator reads. `withKey`/`withValue` lend LevelDB's buffer for the current entry, valid
+// until the iterator moves: only for the closure, and a cursor is not `Sendable`, so no other
+// task moves it meanwhile. Keys given to `seek` are lent for the call only (LevelDB copies them).
+
 /// A position in the database's key order, moved with `seek`, `next` and `previous`.
 ///
 /// A cursor reads a consistent view: the state of the database when it was created, or its
@@ -67,14 +74,16 @@ public final class Cursor {
     /// The current value, copied. Requires `isValid`.
     public var value: [UInt8] { withValue { Array($0) } }
 
-    /// Calls `body` with the current key's bytes without copying them. Requires `isValid`.
+    /// Calls `body` with the current key's bytes without copying them. Requires `isValid`;
+    /// `body` must not move the cursor (the bytes are LevelDB's, valid until it moves).
     public func withKey<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         var length = 0
         let pointer = leveldb_iter_key(iterator, &length)
         return try body(UnsafeRawBufferPointer(start: pointer, count: length))
     }
 
-    /// Calls `body` with the current value's bytes without copying them. Requires `isValid`.
+    /// Calls `body` with the current value's bytes without copying them. Requires `isValid`;
+    /// `body` must not move the cursor (the bytes are LevelDB's, valid until it moves).
     public func withValue<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         var length = 0
         let pointer = leveldb_iter_value(iterator, &length)

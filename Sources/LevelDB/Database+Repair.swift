@@ -1,5 +1,8 @@
 internal import CLevelDB
 
+// Unsafe code (C interop; Docs/Architecture.md, "Where unsafe code lives"): the C options are
+// created and destroyed around the one call that reads them.
+
 extension Database {
     /// Runs LevelDB's repair on the closed database in `path`: it rebuilds the manifest from the
     /// table files, turns write-ahead logs into tables (dropping damaged records), keeps the

@@ -1,5 +1,10 @@
 internal import CLevelDB
 
+// Unsafe code (C interop; Docs/Architecture.md, "Where unsafe code lives"): keys and values
+// are lent to LevelDB for one call (`withUnsafeBytes`; LevelDB copies what it keeps); the value
+// `leveldb_get` mallocs is copied and freed once. Every call runs inside the handle's
+// `withOpenDatabase`/`withWritableDatabase`, so the database cannot close under it.
+
 /// An open LevelDB database in a folder.
 ///
 /// `Database` is safe to share between threads: LevelDB serializes writers itself and readers

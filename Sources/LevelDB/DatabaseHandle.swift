@@ -6,6 +6,11 @@ import Glibc
 import Darwin
 #endif
 
+// Unsafe code (C interop; Docs/Architecture.md, "Where unsafe code lives"): the C database,
+// options, cache, filter policy and the `pthread_rwlock_t` (allocated here, since a Swift
+// property's address is not stable) are owned here and destroyed once; the rwlock and
+// `openChildren` keep the database open while any operation, iterator or snapshot uses it.
+
 /// Owns the C handles of one open database and guards them against use after close.
 ///
 /// Every operation runs inside `withOpenDatabase`, which holds a shared lock; `close` and

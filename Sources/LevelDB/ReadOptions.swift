@@ -1,5 +1,9 @@
 internal import CLevelDB
 
+// Unsafe code (C interop; Docs/Architecture.md, "Where unsafe code lives"): C read options
+// refer to the snapshot's C pointer without owning it; whoever uses them (a read, a `Cursor`)
+// keeps this `ReadOptions`, and so the `Snapshot`, alive for as long as LevelDB reads them.
+
 /// Options for one read: the snapshot to read from and checksum verification.
 public struct ReadOptions: Sendable {
     /// Read the database as it was when this snapshot was taken, or the latest state if `nil`.

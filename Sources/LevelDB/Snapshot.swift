@@ -1,5 +1,9 @@
 internal import CLevelDB
 
+// Unsafe code (C interop; Docs/Architecture.md, "Where unsafe code lives"): the C snapshot is
+// registered with the handle before its lock is released and released before the handle lets
+// the database close.
+
 /// A consistent read-only view of a database at one moment.
 ///
 /// Pass it in `ReadOptions(snapshot:)`. It is released when the last reference goes away; the

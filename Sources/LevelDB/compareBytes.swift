@@ -4,6 +4,9 @@ import Glibc
 import Darwin
 #endif
 
+// Unsafe code (Docs/Architecture.md, "Where unsafe code lives"): `memcmp` reads `common` bytes,
+// no more than either buffer holds.
+
 /// Compares two byte strings the way LevelDB's default comparator does: bytewise, and a proper
 /// prefix first. Returns a negative number, zero or a positive number.
 public func compareBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// How rules read documents: `get()` and `exists()` see the database before the request,
 /// `getAfter()` and `existsAfter()` see it as it would be after the whole request (batch,

@@ -1,4 +1,3 @@
-import DocumentModel
 import Synchronization
 
 /// Shares the document-read limit among the evaluations of one batched write or transaction:
@@ -7,14 +6,14 @@ import Synchronization
 /// distinct documents.
 ///
 /// - Important: A tracker is for one batch; create a new one for the next.
-public final class RulesAccessTracker: Sendable {
+package final class RulesAccessTracker: Sendable {
     private let keys = Mutex<Set<String>>([])
 
     /// Creates an empty tracker.
-    public init() {}
+    package init() {}
 
     /// The number of distinct reads recorded so far.
-    public var count: Int { keys.withLock { $0.count } }
+    package var count: Int { keys.withLock { $0.count } }
 
     /// Records a read; returns whether it is within `limit` (a read already recorded always is).
     func record(_ key: String, limit: Int) -> Bool {

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// The signed-in user of a request: `request.auth` in rules.
 ///

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// The query of a `list` request, as the rules judge it: its filters, order, limit and offset.
 ///

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// A request for the rules to judge: who asks to do what to which document.
 ///

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A Firestore security rules file, compiled once and evaluated many times, from many threads.
 ///
@@ -93,10 +93,16 @@ public final class Ruleset: Sendable {
     /// - Parameters:
     ///   - request: who asks to do what to which document.
     ///   - lookup: the documents `get()`, `exists()`, `getAfter()` and `existsAfter()` read.
-    ///   - accessTracker: shared by the writes of one batch or transaction, so that their rules
-    ///     together read at most the request's ``RulesRequest/AccessScope`` limit of documents.
-    public func evaluate(
-        _ request: RulesRequest, lookup: any DocumentLookup = NoDocuments(), accessTracker: RulesAccessTracker? = nil
+    public func evaluate(_ request: RulesRequest, lookup: any DocumentLookup = NoDocuments()) -> RulesDecision {
+        evaluator.decide(request, lookup: lookup, tracker: nil)
+    }
+
+    /// Decides a request that is one write of a batch or transaction the store decides write by
+    /// write: `accessTracker` is shared by the batch's writes, so that their rules together read
+    /// at most the request's ``RulesRequest/AccessScope`` limit of documents. (Users of the
+    /// library decide a batch with ``evaluate(batch:lookup:)``.)
+    package func evaluate(
+        _ request: RulesRequest, lookup: any DocumentLookup, accessTracker: RulesAccessTracker?
     ) -> RulesDecision {
         evaluator.decide(request, lookup: lookup, tracker: accessTracker)
     }

@@ -8,7 +8,7 @@ import Testing
     /// The user function called by the first condition of the first match block with one.
     static func calledFunction(_ matches: [CompiledMatch]) -> CompiledFunction? {
         for match in matches {
-            if let condition = match.allows.first?.condition { return (condition as? UserCallNode)?.function }
+            if let condition = match.allows.first?.condition { return (condition as? UserCallNode)?.function.object }
             if let found = calledFunction(match.children) { return found }
         }
         return nil

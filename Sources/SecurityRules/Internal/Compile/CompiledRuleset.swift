@@ -37,7 +37,10 @@ struct MethodSet: OptionSet, Sendable {
 }
 
 /// A compiled allow statement.
-final class CompiledAllow: Sendable {
+///
+/// `@unchecked Sendable`: its condition is a tree of immutable nodes (listed and argued in
+/// Unsafe/UnsafeTricks.swift).
+final class CompiledAllow: @unchecked Sendable {
     let methods: MethodSet
     /// `nil` for an allow without condition.
     let condition: Node?

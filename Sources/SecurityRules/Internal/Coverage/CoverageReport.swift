@@ -1,4 +1,5 @@
 import DocumentModel
+import Foundation
 
 /// Renders coverage counts as the emulator's JSON and as HTML.
 struct CoverageReport {

@@ -3,11 +3,6 @@ import DocumentModel
 /// The state of one evaluation of a request: the request, path variable values, the frames
 /// of function calls, the count of evaluated expressions, document reads, and coverage.
 /// Not shared between threads.
-///
-/// The counters and the slots change at every node: they are declared
-/// `@exclusivity(unchecked)`, since a class property would otherwise pay for a dynamic
-/// exclusivity check at each access (the context is used by one thread, without overlapping
-/// accesses).
 final class EvalContext {
     /// A function argument or `let`: evaluated lazily, at most once, as Google's runtime does
     /// (an unused argument that would fail does not fail the call).
@@ -15,13 +10,13 @@ final class EvalContext {
         enum State {
             case value(RValue)
             /// The node is held by the ruleset, which outlives the evaluation.
-            case pending(Unmanaged<Node>, frameBase: Int)
+            case pending(Unretained<Node>, frameBase: Int)
         }
 
         var state: State
         /// The map of a `.value(.map)` state, held by it: a member of the slot (`data.email`)
         /// is read through it without copying the value.
-        var map: Unmanaged<RMap>?
+        var map: Unretained<RMap>?
     }
 
     /// The two phases of Google's evaluator: the first has no document reads (`resource` and
@@ -41,24 +36,25 @@ final class EvalContext {
     private var sharedDocuments: DocumentAccess?
     private let documentSource: DocumentSource
     /// The path variables' values of the allow being evaluated, when its match has a glob.
-    @exclusivity(unchecked) var pathValues: [RValue] = []
+    var pathValues: [RValue] = []
     /// The match of the allow being evaluated, when it has no glob: the variables' values are
     /// the request path's segments. Held by the ruleset.
-    @exclusivity(unchecked) var pathSource: Unmanaged<CompiledMatch>?
+    var pathSource: Unretained<CompiledMatch>?
     let timeLimit: Duration
     /// Set at the first time check (after 64 expressions), in `EvaluationClock` nanoseconds:
     /// the evaluation of a request is bounded by `timeLimit` from there.
     private var deadline: UInt64?
     let coverage: CoverageBuffer?
 
-    @exclusivity(unchecked) var steps: Int32 = 0
-    @exclusivity(unchecked) var frameBase = 0
-    @exclusivity(unchecked) var callDepth = 0
-    @exclusivity(unchecked) var touchedUnknown = false
-    @exclusivity(unchecked) var phase = Phase.second
-    @exclusivity(unchecked) private(set) var slotCount = 0
-    @exclusivity(unchecked) private var slotCapacity = 0
-    @exclusivity(unchecked) private var slotBuffer: UnsafeMutablePointer<Slot>?
+    var steps: Int32 = 0
+    var frameBase = 0
+    var callDepth = 0
+    var touchedUnknown = false
+    var phase = Phase.second
+    /// The stack of arguments and `let`s of the calls being evaluated. `@exclusivity(unchecked)`:
+    /// see Unsafe/UnsafeTricks.swift.
+    @exclusivity(unchecked) private var slots = SlotStack()
+    var slotCount: Int { slots.count }
 
     static let stepLimit: Int32 = 1000
 
@@ -71,12 +67,6 @@ final class EvalContext {
         self.documentSource = documentSource
         self.timeLimit = timeLimit
         self.coverage = coverage
-    }
-
-    deinit {
-        guard let slotBuffer else { return }
-        slotBuffer.deinitialize(count: slotCount)
-        slotBuffer.deallocate()
     }
 
     /// Evaluates a node: counts it, enforces the limits, records coverage.
@@ -137,34 +127,19 @@ final class EvalContext {
     // MARK: Slots
 
     /// Appends a pending slot to the stack: `node`, to evaluate with the frame at `frameBase`.
-    func pushSlot(pending node: Unmanaged<Node>, frameBase: Int) {
-        let count = slotCount
-        if count == slotCapacity {
-            let capacity = max(16, count * 2)
-            let grown = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-            if let slotBuffer {
-                grown.moveInitialize(from: slotBuffer, count: count)
-                slotBuffer.deallocate()
-            }
-            slotBuffer = grown
-            slotCapacity = capacity
-        }
-        (slotBuffer! + count).initialize(to: Slot(state: .pending(node, frameBase: frameBase), map: nil))
-        slotCount = count + 1
+    func pushSlot(pending node: Unretained<Node>, frameBase: Int) {
+        slots.push(Slot(state: .pending(node, frameBase: frameBase), map: nil))
     }
 
     /// Removes the slots from `count` on.
     func popSlots(to count: Int) {
-        let current = slotCount
-        guard current > count, let slotBuffer else { return }
-        (slotBuffer + count).deinitialize(count: current - count)
-        slotCount = count
+        slots.pop(to: count)
     }
 
     /// Reads a slot, forcing a pending argument or `let`.
     func readSlot(_ index: Int) -> RValue {
-        guard index < slotCount, let slotBuffer else { return .null }
-        switch slotBuffer[index].state {
+        guard index < slots.count else { return .null }
+        switch slots.state(index) {
         case .value(let value):
             return value
         case .pending(let node, let base):
@@ -175,24 +150,23 @@ final class EvalContext {
     /// The map a slot holds, without copying it (forcing a pending slot); `nil` if the slot
     /// holds another value. The map stays valid while the slot does.
     @inline(__always)
-    func slotMap(_ index: Int) -> Unmanaged<RMap>? {
-        guard index < slotCount, let slotBuffer else { return nil }
-        if let map = slotBuffer[index].map { return map }
-        guard case .pending(let node, let base) = slotBuffer[index].state else { return nil }
+    func slotMap(_ index: Int) -> Unretained<RMap>? {
+        guard index < slots.count else { return nil }
+        if let map = slots.map(index) { return map }
+        guard case .pending(let node, let base) = slots.state(index) else { return nil }
         _ = force(index, node, frameBase: base)
-        return self.slotBuffer?[index].map
+        return index < slots.count ? slots.map(index) : nil
     }
 
-    /// Evaluates a pending slot and keeps its value. (The evaluation may grow the stack, and so
-    /// move it.)
-    private func force(_ index: Int, _ node: Unmanaged<Node>, frameBase base: Int) -> RValue {
+    /// Evaluates a pending slot and keeps its value. (The evaluation may grow the stack.)
+    private func force(_ index: Int, _ node: Unretained<Node>, frameBase base: Int) -> RValue {
         let saved = frameBase
         frameBase = base
-        let value = node._withUnsafeGuaranteedRef { eval($0) }
+        let value = node.with { eval($0) }
         frameBase = saved
-        var map: Unmanaged<RMap>?
-        if case .map(let object) = value { map = Unmanaged.passUnretained(object) }
-        slotBuffer?[index] = Slot(state: .value(value), map: map)
+        var map: Unretained<RMap>?
+        if case .map(let object) = value { map = Unretained(object) }
+        slots.replace(index, with: Slot(state: .value(value), map: map))
         return value
     }
 

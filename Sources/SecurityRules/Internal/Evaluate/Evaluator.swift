@@ -31,7 +31,7 @@ final class Evaluator: Sendable {
         /// without, read from the request's path when used (`pathSource`).
         let values: [RValue]
         /// The match, for a match without a glob; held by the ruleset.
-        let pathSource: Unmanaged<CompiledMatch>?
+        let pathSource: Unretained<CompiledMatch>?
     }
 
     func decide(_ request: RulesRequest, lookup: any DocumentLookup, tracker: RulesAccessTracker?) -> RulesDecision {
@@ -99,7 +99,7 @@ final class Evaluator: Sendable {
         let wanted = MethodSet(request.method)
         var candidates: [Candidate] = []
         matcher.visitMatches(in: ruleset.matches, method: wanted) { match, values in
-            let source = values == nil ? Unmanaged.passUnretained(match) : nil
+            let source = values == nil ? Unretained(match) : nil
             for allow in match.allows where allow.methods.contains(wanted) {
                 candidates.append(Candidate(allow: allow, values: values ?? [], pathSource: source))
             }

@@ -2,8 +2,10 @@
 /// with names resolved (slots for variables, direct references to functions), constants
 /// folded and method calls bound; evaluation is a virtual call per node.
 ///
-/// Nodes are immutable and shared by all threads evaluating the ruleset.
-class Node: @unchecked Sendable {
+/// Nodes are immutable and shared by all threads evaluating the ruleset (the compiled allow
+/// holding a tree is `@unchecked Sendable` for that reason; a non-final class cannot be
+/// checked `Sendable`).
+class Node {
     /// Where the expression is in the source.
     let span: SourceSpan
     /// The expression's index in the coverage table, or -1 when it is not reported (literals).
@@ -30,7 +32,7 @@ class Node: @unchecked Sendable {
 }
 
 /// A literal, or a subtree the compiler folded to a value.
-final class ConstantNode: Node, @unchecked Sendable {
+final class ConstantNode: Node {
     let value: RValue
 
     init(_ value: RValue, span: SourceSpan, coverageID: Int32 = -1, cost: Int32 = 1) {
@@ -42,12 +44,12 @@ final class ConstantNode: Node, @unchecked Sendable {
 }
 
 /// A name the compiler could not resolve: evaluating it is an error (a warning at load).
-final class UndefinedNode: Node, @unchecked Sendable {
+final class UndefinedNode: Node {
     override func evaluate(_ context: EvalContext) -> RValue { RError.nullValue(span: span) }
 }
 
 /// A match path variable (`{userId}`, `{path=**}`).
-final class PathVariableNode: Node, @unchecked Sendable {
+final class PathVariableNode: Node {
     let index: Int
 
     init(index: Int, span: SourceSpan, coverageID: Int32) {
@@ -57,7 +59,7 @@ final class PathVariableNode: Node, @unchecked Sendable {
 
     override func evaluate(_ context: EvalContext) -> RValue {
         if let source = context.pathSource {
-            return source._withUnsafeGuaranteedRef { match in
+            return source.with { match in
                 index < match.chain.count
                     ? PathMatcher.value(at: index, of: match.chain, request: context.request.request)
                     : RError.nullValue(span: span)
@@ -68,7 +70,7 @@ final class PathVariableNode: Node, @unchecked Sendable {
 }
 
 /// A function parameter or `let` binding, evaluated on first read.
-final class SlotNode: Node, @unchecked Sendable {
+final class SlotNode: Node {
     let index: Int
 
     init(index: Int, span: SourceSpan, coverageID: Int32) {

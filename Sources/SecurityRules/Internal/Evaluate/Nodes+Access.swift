@@ -1,5 +1,5 @@
 /// `base.name`.
-final class MemberNode: Node, @unchecked Sendable {
+final class MemberNode: Node {
     let base: Node
     let name: String
 
@@ -35,7 +35,7 @@ final class MemberNode: Node, @unchecked Sendable {
 }
 
 /// `base[index]`.
-final class IndexNode: Node, @unchecked Sendable {
+final class IndexNode: Node {
     let base: Node
     let index: Node
 
@@ -99,7 +99,7 @@ final class IndexNode: Node, @unchecked Sendable {
 }
 
 /// `base[from:to]`.
-final class RangeNode: Node, @unchecked Sendable {
+final class RangeNode: Node {
     let base: Node
     let from: Node?
     let to: Node?

@@ -1,12 +1,15 @@
 /// A user function, compiled once. The compiler creates it before compiling bodies, so calls
 /// can refer to functions declared later, and gives it its body with `define`.
+///
+/// `@unchecked Sendable`: defined before its ruleset exists, cleared when it is freed (listed
+/// and argued in Unsafe/UnsafeTricks.swift).
 final class CompiledFunction: @unchecked Sendable {
     let name: String
     let parameterCount: Int
     private(set) var lets: [Node] = []
     private(set) var body: Node
     /// `body`, held by `body`: a call evaluates it without taking a reference count.
-    private(set) var unretainedBody: Unmanaged<Node>
+    private(set) var unretainedBody: Unretained<Node>
     /// One for the `let` bindings, as Google's runtime counts them.
     private(set) var bindingCost: Int32 = 0
     /// The coverage entries of the `let`s of a body, which report the function's results.
@@ -16,14 +19,14 @@ final class CompiledFunction: @unchecked Sendable {
         self.name = name
         self.parameterCount = parameterCount
         self.body = placeholder
-        unretainedBody = Unmanaged.passUnretained(placeholder)
+        unretainedBody = Unretained(placeholder)
     }
 
     /// Sets the compiled `let` bindings and return expression.
     func define(lets: [Node], body: Node) {
         self.lets = lets
         self.body = body
-        unretainedBody = Unmanaged.passUnretained(body)
+        unretainedBody = Unretained(body)
         bindingCost = lets.isEmpty ? 0 : 1
     }
 
@@ -37,27 +40,25 @@ final class CompiledFunction: @unchecked Sendable {
 }
 
 /// A call of a user function: arguments and `let`s are bound lazily.
-final class UserCallNode: Node, @unchecked Sendable {
-    let function: CompiledFunction
-    let arguments: [Node]
-    /// The arguments, held by `arguments`: binding them takes no reference counts.
-    private let unretainedArguments: [Unmanaged<Node>]
+final class UserCallNode: Node {
+    /// The function and the arguments (called and bound without taking reference counts).
+    let function: Held<CompiledFunction>
+    let arguments: HeldList<Node>
 
     init(function: CompiledFunction, arguments: [Node], span: SourceSpan, coverageID: Int32) {
-        self.function = function
-        self.arguments = arguments
-        unretainedArguments = arguments.map { Unmanaged.passUnretained($0) }
+        self.function = Held(function)
+        self.arguments = HeldList(arguments)
         super.init(span: span, coverageID: coverageID)
     }
 
     static let maximumCallDepth = 20
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        Unmanaged.passUnretained(function)._withUnsafeGuaranteedRef { call(function: $0, context) }
+        function.with { call(function: $0, context) }
     }
 
     private func call(function: CompiledFunction, _ context: EvalContext) -> RValue {
-        guard unretainedArguments.count == function.parameterCount else {
+        guard arguments.count == function.parameterCount else {
             return RError.value(
                 "Incorrect number of arguments. Received: \(arguments.count). Expected: \(function.parameterCount).",
                 span: span)
@@ -65,18 +66,18 @@ final class UserCallNode: Node, @unchecked Sendable {
         guard context.callDepth < UserCallNode.maximumCallDepth else { return .error(RError.callDepthLimit) }
         let callerBase = context.frameBase
         let base = context.slotCount
-        for argument in unretainedArguments {
-            context.pushSlot(pending: argument, frameBase: callerBase)
+        for index in arguments.indices {
+            arguments.with(index) { context.pushSlot(pending: Unretained($0), frameBase: callerBase) }
         }
         if function.bindingCost != 0 {
             for binding in function.lets {
-                context.pushSlot(pending: Unmanaged.passUnretained(binding), frameBase: base)
+                context.pushSlot(pending: Unretained(binding), frameBase: base)
             }
             context.count(function.bindingCost)
         }
         context.frameBase = base
         context.callDepth += 1
-        let result = function.unretainedBody._withUnsafeGuaranteedRef { context.eval($0) }
+        let result = function.unretainedBody.with { context.eval($0) }
         if let coverage = context.coverage {
             for id in function.coverageIDs { coverage.record(id, result) }
         }
@@ -99,7 +100,7 @@ struct CallSite {
 }
 
 /// A call of a global built-in (`int(x)`, `math.abs(x)`, `get(path)`).
-final class GlobalCallNode: Node, @unchecked Sendable {
+final class GlobalCallNode: Node {
     let implementation: BuiltinImplementation
     let arguments: [Node]
     let reads: Bool
@@ -134,38 +135,36 @@ final class GlobalCallNode: Node, @unchecked Sendable {
 
 /// A method call, `receiver.name(arguments)`, bound to the method's table (or to an
 /// implementation the compiler specialized for a literal argument).
-final class MethodCallNode: Node, @unchecked Sendable {
-    let receiver: Node
+final class MethodCallNode: Node {
+    /// The receiver and the arguments (evaluated without taking reference counts).
+    let receiver: Held<Node>
     let table: MethodTable
     let specialized: BuiltinImplementation?
     /// For `matches` with a literal pattern (a `ConstantNode` argument): the pattern, compiled
     /// once (a string receiver is matched directly; other receivers go through `table`).
     let regex: RulesRegex?
-    let arguments: [Node]
-    /// The arguments, held by `arguments`: evaluating through these takes no reference counts.
-    private let unretainedArguments: [Unmanaged<Node>]
+    let arguments: HeldList<Node>
 
     init(
         receiver: Node, table: MethodTable, specialized: BuiltinImplementation?, regex: RulesRegex? = nil,
         arguments: [Node], span: SourceSpan, coverageID: Int32
     ) {
-        self.receiver = receiver
+        self.receiver = Held(receiver)
         self.table = table
         self.specialized = specialized
         self.regex = regex
-        self.arguments = arguments
-        unretainedArguments = arguments.map { Unmanaged.passUnretained($0) }
+        self.arguments = HeldList(arguments)
         super.init(span: span, coverageID: coverageID)
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
-        let target = Unmanaged.passUnretained(receiver)._withUnsafeGuaranteedRef { context.eval($0) }
+        let target = receiver.with { context.eval($0) }
         if target.isFatalError { return target }
         if let regex { return matches(regex, target, context) }
         var values = Arguments()
         var firstError: RValue?
-        for argument in unretainedArguments {
-            let value = argument._withUnsafeGuaranteedRef { context.eval($0) }
+        for index in arguments.indices {
+            let value = arguments.with(index) { context.eval($0) }
             if case .error = value {
                 if value.isFatalError { return value }
                 if firstError == nil { firstError = value }
@@ -188,17 +187,17 @@ final class MethodCallNode: Node, @unchecked Sendable {
     /// `target.matches(pattern)` with a literal pattern: as the general path, with a string
     /// receiver matched directly (the literal is counted, not copied).
     private func matches(_ regex: RulesRegex, _ target: RValue, _ context: EvalContext) -> RValue {
-        if let limit = unretainedArguments[0]._withUnsafeGuaranteedRef({ context.enter($0) }) { return limit }
+        if let limit = arguments.with(0, { context.enter($0) }) { return limit }
         if case .error = target { return target }
         if case .string(let text) = target { return .bool(regex.matchesFully(text)) }
         var values = Arguments()
-        values.append(unsafeDowncast(arguments[0], to: ConstantNode.self).value)
+        values.append(arguments.with(0) { ($0 as! ConstantNode).value })
         return table.call(target, values, CallSite(span: span, context: context))
     }
 }
 
 /// A call of a function that does not exist (a warning at load).
-final class UnknownFunctionNode: Node, @unchecked Sendable {
+final class UnknownFunctionNode: Node {
     let name: String
     let arguments: [Node]
 

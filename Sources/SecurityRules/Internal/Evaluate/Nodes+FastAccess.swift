@@ -1,8 +1,10 @@
+import DocumentModel
+
 /// A member chain on `request` or `resource` that the compiler resolved (`request.auth.uid`,
 /// `request.resource.data`, `resource.data`): evaluated once per request and phase, with the
 /// same results and errors as the chain of member accesses it stands for. Used when coverage
 /// is off (coverage reports every link of the chain).
-final class RequestFieldNode: Node, @unchecked Sendable {
+final class RequestFieldNode: Node {
     enum Field: Int, CaseIterable {
         case auth, authUID, authToken, time, method, path, newResource, newData, query
         case resource, resourceData
@@ -49,21 +51,18 @@ extension PreparedRequest {
     /// The value of a resolved chain: what the member accesses it stands for give, built
     /// directly from the request.
     func field(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> RValue {
-        cachedField(field, phase: phase, span: span).pointee.value
+        cachedField(slot(field, phase)) { compute(field, phase: phase, span: span) }.value
     }
 
     /// The map `field(_:phase:span:)` gives, without copying it; `nil` when it gives another
     /// value. Valid while the request is.
-    func fieldMap(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> Unmanaged<RMap>? {
-        cachedField(field, phase: phase, span: span).pointee.map
+    func fieldMap(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> Unretained<RMap>? {
+        cachedFieldMap(slot(field, phase)) { compute(field, phase: phase, span: span) }
     }
 
     @inline(__always)
-    private func cachedField(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan)
-        -> UnsafePointer<CachedField>
-    {
-        let slot = field.rawValue + (phase == .first ? RequestFieldNode.Field.allCases.count : 0)
-        return cachedField(slot) { compute(field, phase: phase, span: span) }
+    private func slot(_ field: RequestFieldNode.Field, _ phase: EvalContext.Phase) -> Int {
+        field.rawValue + (phase == .first ? RequestFieldNode.Field.allCases.count : 0)
     }
 
     private func compute(_ field: RequestFieldNode.Field, phase: EvalContext.Phase, span: SourceSpan) -> RValue {
@@ -116,7 +115,7 @@ extension PreparedRequest {
 /// `request.resource.data.name` and the like: a member of a resolved chain whose value is a map
 /// is read in the request's cache, without copying the map; otherwise as a `MemberNode` over a
 /// `RequestFieldNode`, with the same results and expression count. Used when coverage is off.
-final class RequestFieldMemberNode: Node, @unchecked Sendable {
+final class RequestFieldMemberNode: Node {
     let field: RequestFieldNode.Field
     let fieldSpan: SourceSpan
     let name: String
@@ -131,7 +130,7 @@ final class RequestFieldMemberNode: Node, @unchecked Sendable {
     override func evaluate(_ context: EvalContext) -> RValue {
         let result: RValue
         if let map = context.request.fieldMap(field, phase: context.phase, span: fieldSpan) {
-            result = map._withUnsafeGuaranteedRef { $0[name] } ?? RError.undefinedProperty(name, span: span)
+            result = map.with { $0[name] } ?? RError.undefinedProperty(name, span: span)
         } else {
             let value = context.request.field(field, phase: context.phase, span: fieldSpan)
             if case .error(let error) = value, error.kind == .unknown { context.touchedUnknown = true }
@@ -143,7 +142,7 @@ final class RequestFieldMemberNode: Node, @unchecked Sendable {
 }
 
 /// `request.auth == null` (or `!=`), decided without building `request.auth`.
-final class AuthIsNullNode: Node, @unchecked Sendable {
+final class AuthIsNullNode: Node {
     let negated: Bool
 
     init(negated: Bool, span: SourceSpan) {
@@ -160,7 +159,7 @@ final class AuthIsNullNode: Node, @unchecked Sendable {
 /// slot is read in place, without copying it; any other value goes the way of a `SlotNode`
 /// under a `MemberNode`, with the same results and expression count. Used when coverage is
 /// off (coverage reports the name and the member apart).
-final class SlotMemberNode: Node, @unchecked Sendable {
+final class SlotMemberNode: Node {
     let index: Int
     let name: String
 
@@ -175,7 +174,7 @@ final class SlotMemberNode: Node, @unchecked Sendable {
         let slot = context.frameBase + index
         let result: RValue
         if let map = context.slotMap(slot) {
-            result = map._withUnsafeGuaranteedRef { $0[name] } ?? RError.undefinedProperty(name, span: span)
+            result = map.with { $0[name] } ?? RError.undefinedProperty(name, span: span)
         } else {
             result = MemberNode.member(context.readSlot(slot), name, span: span)
         }

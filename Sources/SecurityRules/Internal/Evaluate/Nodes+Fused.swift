@@ -4,7 +4,7 @@ import DocumentModel
 /// tested where they are, without building the list of keys. Any receiver other than a map
 /// goes the general way, with the same results and errors as the two calls it stands for.
 /// A function parameter or `let` receiver (`data.keys()`) is read in its slot, not copied.
-final class KeysMembershipNode: Node, @unchecked Sendable {
+final class KeysMembershipNode: Node {
     let receiver: Node
     let keysTable: MethodTable
     let membershipTable: MethodTable
@@ -40,7 +40,7 @@ final class KeysMembershipNode: Node, @unchecked Sendable {
         // As `context.eval(receiver)` (the node records no coverage: fused nodes exist without it).
         if let limit = context.enter(receiver) { return limit }
         let slot = context.frameBase + receiverSlot
-        if let map = context.slotMap(slot), let verdict = map._withUnsafeGuaranteedRef(test) { return verdict }
+        if let map = context.slotMap(slot), let verdict = map.with(test) { return verdict }
         return test(context.readSlot(slot), context)
     }
 

@@ -1,5 +1,5 @@
 /// `request`.
-final class RequestNode: Node, @unchecked Sendable {
+final class RequestNode: Node {
     override func evaluate(_ context: EvalContext) -> RValue {
         context.phase == .first ? context.request.firstPhaseRequestValue : context.request.requestValue
     }
@@ -7,7 +7,7 @@ final class RequestNode: Node, @unchecked Sendable {
 
 /// `resource`: unknown in the first phase of a request (except for `list`, where it stands for
 /// the query's constraints).
-final class ResourceNode: Node, @unchecked Sendable {
+final class ResourceNode: Node {
     override var readsDocuments: Bool { true }
 
     override func evaluate(_ context: EvalContext) -> RValue {

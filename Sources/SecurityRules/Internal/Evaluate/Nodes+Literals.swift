@@ -1,5 +1,5 @@
 /// `[a, b, c]`.
-final class ListNode: Node, @unchecked Sendable {
+final class ListNode: Node {
     let elements: [Node]
 
     init(elements: [Node], span: SourceSpan, coverageID: Int32) {
@@ -24,7 +24,7 @@ final class ListNode: Node, @unchecked Sendable {
 }
 
 /// `{'key': value}`.
-final class MapNode: Node, @unchecked Sendable {
+final class MapNode: Node {
     let entries: [(key: Node, value: Node)]
 
     init(entries: [(key: Node, value: Node)], span: SourceSpan, coverageID: Int32) {
@@ -73,7 +73,7 @@ final class MapNode: Node, @unchecked Sendable {
 }
 
 /// `/literal/$(expression)/...`: each interpolated value becomes one segment.
-final class PathNode: Node, @unchecked Sendable {
+final class PathNode: Node {
     enum Part {
         case literal(String?)
         case interpolation(Node)

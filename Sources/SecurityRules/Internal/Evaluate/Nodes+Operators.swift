@@ -32,7 +32,7 @@ enum ComparisonOperator: Sendable {
 }
 
 /// `+ - * / %`.
-final class ArithmeticNode: Node, @unchecked Sendable {
+final class ArithmeticNode: Node {
     let op: BinaryOperator
     let left: Node
     let right: Node
@@ -63,7 +63,7 @@ final class ArithmeticNode: Node, @unchecked Sendable {
 }
 
 /// `< <= > >=`.
-final class ComparisonNode: Node, @unchecked Sendable {
+final class ComparisonNode: Node {
     let op: ComparisonOperator
     let left: Node
     let right: Node
@@ -97,7 +97,7 @@ final class ComparisonNode: Node, @unchecked Sendable {
 }
 
 /// `==` and `!=`.
-final class EqualityNode: Node, @unchecked Sendable {
+final class EqualityNode: Node {
     let negated: Bool
     let left: Node
     let right: Node
@@ -122,7 +122,7 @@ final class EqualityNode: Node, @unchecked Sendable {
 }
 
 /// `value in container`.
-final class InNode: Node, @unchecked Sendable {
+final class InNode: Node {
     let left: Node
     let right: Node
 
@@ -166,7 +166,7 @@ final class InNode: Node, @unchecked Sendable {
 }
 
 /// `!x` and `-x`.
-final class UnaryNode: Node, @unchecked Sendable {
+final class UnaryNode: Node {
     let op: UnaryOperator
     let operand: Node
 
@@ -187,7 +187,7 @@ final class UnaryNode: Node, @unchecked Sendable {
 /// `&&` and `||`, absorbing errors as Google's runtime does: `false && error` and
 /// `error && false` are false, `true || error` and `error || true` are true; otherwise the
 /// first error wins. A non-boolean operand is a type error.
-final class LogicalNode: Node, @unchecked Sendable {
+final class LogicalNode: Node {
     let isAnd: Bool
     let left: Node
     let right: Node
@@ -228,7 +228,7 @@ final class LogicalNode: Node, @unchecked Sendable {
 }
 
 /// `condition ? then : otherwise`.
-final class TernaryNode: Node, @unchecked Sendable {
+final class TernaryNode: Node {
     let condition: Node
     let then: Node
     let otherwise: Node
@@ -254,7 +254,7 @@ final class TernaryNode: Node, @unchecked Sendable {
 }
 
 /// `value is type`.
-final class IsNode: Node, @unchecked Sendable {
+final class IsNode: Node {
     let operand: Node
     let typeName: String
     /// The type tag `is` tests for; -2 for `number`, -3 for `set` (never true), -1 for none.
@@ -292,24 +292,22 @@ final class IsNode: Node, @unchecked Sendable {
 /// A chain `a && b && c` (or `||`) evaluated as one node, with exactly the results, the
 /// absorption of errors and the expression count of the nested binary nodes it replaces.
 /// Used when coverage is off (coverage reports each nested node).
-final class LogicalChainNode: Node, @unchecked Sendable {
+final class LogicalChainNode: Node {
     let isAnd: Bool
-    let operands: [Node]
-    /// The operands, held by `operands`: evaluating through these takes no reference counts.
-    private let unretainedOperands: [Unmanaged<Node>]
+    /// The operands (evaluated without taking reference counts).
+    let operands: HeldList<Node>
 
     init(isAnd: Bool, operands: [Node], span: SourceSpan) {
         self.isAnd = isAnd
-        self.operands = operands
-        unretainedOperands = operands.map { Unmanaged.passUnretained($0) }
+        self.operands = HeldList(operands)
         super.init(span: span, cost: Int32(operands.count - 1))
     }
 
     override func evaluate(_ context: EvalContext) -> RValue {
         var firstError: RValue?
-        for index in unretainedOperands.indices {
+        for index in operands.indices {
             if index > 0 { context.count(1) }
-            let value = unretainedOperands[index]._withUnsafeGuaranteedRef { operand in
+            let value = operands.with(index) { operand in
                 LogicalNode.asBool(context.eval(operand), span: operand.span)
             }
             switch value {

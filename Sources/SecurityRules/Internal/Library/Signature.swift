@@ -89,11 +89,11 @@ final class MethodVariant: Sendable {
 }
 
 /// The variants of one method name by receiver type tag.
-final class MethodTable: @unchecked Sendable {
+final class MethodTable: Sendable {
     let name: String
     let byTag: [MethodVariant?]
     /// The variants, held by `byTag`: a call through these takes no reference counts.
-    private let unretainedByTag: [Unmanaged<MethodVariant>?]
+    private let unretainedByTag: [Unretained<MethodVariant>?]
 
     init(name: String, variants: [String: MethodVariant]) {
         self.name = name
@@ -102,7 +102,7 @@ final class MethodTable: @unchecked Sendable {
             if let tag = RValue.typeNames.firstIndex(of: type) { table[tag] = variant }
         }
         byTag = table
-        unretainedByTag = table.map { $0.map { Unmanaged.passUnretained($0) } }
+        unretainedByTag = table.map { $0.map { Unretained($0) } }
     }
 
     /// Runs the variant for the receiver's type after checking the arguments; a receiver type
@@ -116,7 +116,7 @@ final class MethodTable: @unchecked Sendable {
             default: return RError.functionNotFound(name, span: call.span)
             }
         }
-        return variant._withUnsafeGuaranteedRef { variant in
+        return variant.with { variant in
             switch variant.signature.check(arguments, span: call.span) {
             case .success(let overload): return variant.body(receiver, arguments, overload, call)
             case .failure(let error): return error.value

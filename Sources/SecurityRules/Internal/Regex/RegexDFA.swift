@@ -120,7 +120,7 @@ struct RegexDFA: Sendable {
 
     /// Whether the whole string matches.
     func matches(_ text: String) -> Bool {
-        if let verdict = text.utf8.withContiguousStorageIfAvailable(matchesASCII), let verdict { return verdict }
+        if let verdict = matchesASCII(text) { return verdict }
         var state = Int(start)
         for scalar in text.unicodeScalars {
             let next = transitions[state * classCount + classOf(scalar.value)]
@@ -132,18 +132,18 @@ struct RegexDFA: Sendable {
 
     /// Whether the whole string matches, read byte by byte through `asciiTransitions` while the
     /// bytes are ASCII (each is then a scalar); `nil` at a non-ASCII byte or without the table.
-    private func matchesASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    private func matchesASCII(_ text: String) -> Bool? {
         guard !asciiTransitions.isEmpty else { return nil }
-        return asciiTransitions.withUnsafeBufferPointer { transitions in
-            var state = Int(start)
-            for byte in bytes {
-                if byte >= 0x80 { return nil }
-                let next = transitions[state &* 128 &+ Int(byte)]
-                // The dead state rejects whatever follows.
-                if next < 0 { return false }
-                state = Int(next)
-            }
-            return acceptsAtEnd[state]
+        var state = Int(start)
+        let bytes = text.utf8.span
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte >= 0x80 { return nil }
+            let next = asciiTransitions[state &* 128 &+ Int(byte)]
+            // The dead state rejects whatever follows.
+            if next < 0 { return false }
+            state = Int(next)
         }
+        return acceptsAtEnd[state]
     }
 }

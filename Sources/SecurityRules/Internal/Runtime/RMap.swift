@@ -47,9 +47,9 @@ final class RMap: Sendable {
     /// Calls `body` with the entries of a document-backed map, without building values; `nil`
     /// for other maps.
     @inline(__always)
-    func withDocumentEntries<Result>(_ body: (UnsafeBufferPointer<MapValue.Entry>) -> Result) -> Result? {
+    func withDocumentEntries<Result>(_ body: ([MapValue.Entry]) -> Result) -> Result? {
         guard case .fields = storage else { return nil }
-        return fieldEntries.withUnsafeBufferPointer(body)
+        return body(fieldEntries)
     }
 
     /// The value of a key of a small document-backed map, found by a scan; `.none` when the
@@ -59,16 +59,15 @@ final class RMap: Sendable {
     private func scanFields(_ key: String, convert: Bool = true) -> RValue?? {
         let count = fieldEntries.count
         guard count > 0, count <= 12 else { return .none }
-        return fieldEntries.withUnsafeBufferPointer { entries -> RValue?? in
-            for index in 0..<count where identicalRepresentation(entries[index].key, key) {
-                return .some(convert ? RValue(entries[index].value) : .null)
-            }
-            let length = key.utf8.count
-            for index in 0..<count where entries[index].key.utf8.count == length && rulesStringEqual(entries[index].key, key) {
-                return .some(convert ? RValue(entries[index].value) : .null)
-            }
-            return .some(nil)
+        let entries = fieldEntries
+        for index in 0..<count where identicalRepresentation(entries[index].key, key) {
+            return .some(convert ? RValue(entries[index].value) : .null)
         }
+        let length = key.utf8.count
+        for index in 0..<count where entries[index].key.utf8.count == length && rulesStringEqual(entries[index].key, key) {
+            return .some(convert ? RValue(entries[index].value) : .null)
+        }
+        return .some(nil)
     }
 
     /// A map of entries in any order; a later duplicate key replaces an earlier one.

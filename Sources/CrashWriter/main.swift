@@ -58,6 +58,7 @@ let padding = Value.string(String(repeating: "x", count: 500))
 do {
     var configuration = StoreConfiguration()
     configuration.garbageCollectionIntervalSeconds = nil
+    configuration.logWatermarkInterval = .seconds(1)  // as the server's store
     let store = try DocumentStore(path: folder, configuration: configuration)
     let database = try DatabaseID(project: "crash-test")
     let counter = try DocumentName(database, "crash/counter")

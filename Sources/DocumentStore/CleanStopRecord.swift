@@ -1,19 +1,25 @@
 import DocumentModel
 import Foundation
 
-/// The sizes of the write-ahead logs at the last clean stop, kept beside the database in
-/// `HEARTH-CLEAN-STOP`, so that a log cut short afterwards is found before LevelDB opens it.
+/// The sizes of the write-ahead logs at the last clean stop, or at the last watermark of the
+/// running store (`LogWatermark`), kept beside the database in `HEARTH-CLEAN-STOP`, so that a
+/// log cut short afterwards is found before LevelDB opens it.
 ///
 /// LevelDB accepts a log that ends in the middle of a record, or at a record boundary: that is
-/// what a crash during a write leaves. So a truncated log loses its last writes silently. After
-/// a clean stop nothing may be missing, though: `close` records every log's size, the next open
-/// compares (before LevelDB replays, and deletes, the logs) and refuses a folder whose log is
-/// shorter or gone, naming it. The record is removed once the store is open, so a crash later
-/// is never mistaken for damage; a folder closed by a crash has no record and is not checked.
+/// what a crash during a write leaves. So a truncated log loses its last writes silently. What
+/// was durable when the record was made may not be missing, though: `close` records every log's
+/// size, and so does the running store, at most once a second after commits, once the logs are
+/// synced; the next open compares (before LevelDB replays, and deletes, the logs) and refuses a
+/// folder whose log is shorter or gone, naming it. After a crash only a cut that reaches back
+/// before the last watermark (about a second before the crash) can be found: a shorter one is
+/// what a crash itself leaves. The record is removed once the store is open, so the last run's
+/// record is never checked against the new run's logs.
 ///
-/// The record also holds the manifest `CURRENT` names and its size. Every LevelDB open writes a
-/// new manifest, so a different one means the folder was opened since (by LevelDB directly, or
-/// an older Hearth), which replays the logs legitimately: the record is stale and not checked.
+/// The record also holds the manifest `CURRENT` names and its size, read before the logs. Every
+/// LevelDB open writes a new manifest, and LevelDB deletes a log only after recording in the
+/// manifest that it is no longer needed: so a different manifest, or a longer one, means the
+/// logs changed legitimately since (a memtable flush, an open by LevelDB directly or an older
+/// Hearth): the record is stale and not checked.
 struct CleanStopRecord {
     static let fileName = "HEARTH-CLEAN-STOP"
 
@@ -24,21 +30,52 @@ struct CleanStopRecord {
 
     /// Records the size of every write-ahead log in the closed folder, durably.
     func write() throws {
-        let logs = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".log") }.sorted()
-        try write(logs.map { "log \($0) \(size(of: $0) ?? 0)" })
+        guard let manifest = manifestEntry else { return }
+        try write([manifest] + logs().map { "log \($0) \(size(of: $0) ?? 0)" })
+    }
+
+    /// Records the size of every write-ahead log of the open folder, each synced to that size
+    /// first: the manifest is read before the logs, so a log LevelDB deletes meanwhile makes the
+    /// record stale (its manifest grew) rather than wrong.
+    func writeWatermark() throws {
+        guard let manifest = manifestEntry else { return }
+        var entries = [manifest]
+        for log in logs() {
+            guard let size = size(of: log) else { continue }  // deleted meanwhile: the manifest grew
+            guard sync(log) else { continue }
+            entries.append("log \(log) \(size)")
+        }
+        try write(entries)
     }
 
     /// Records, for the closed folder, damage a check found in its logs, so that opens go on
     /// refusing it until it is repaired (the check's own open replayed the logs).
     func keep(_ problems: [String]) throws {
-        guard !problems.isEmpty else { return }
-        try write(problems.map { "damage \($0)" })
+        guard !problems.isEmpty, let manifest = manifestEntry else { return }
+        try write([manifest] + problems.map { "damage \($0)" })
+    }
+
+    /// The manifest line of a record: the manifest `CURRENT` names and its size.
+    private var manifestEntry: String? {
+        guard let manifest = currentManifest, let manifestSize = size(of: manifest) else { return nil }
+        return "manifest \(manifest) \(manifestSize)"
+    }
+
+    /// The folder's write-ahead logs, by name.
+    private func logs() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+    }
+
+    /// Flushes the folder's file `name` to disk; false if it cannot be opened (deleted meanwhile).
+    private func sync(_ name: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: folder + "/" + name) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.synchronize()) != nil
     }
 
     private func write(_ entries: [String]) throws {
         let files = FileManager.default
-        guard let manifest = currentManifest, let manifestSize = size(of: manifest) else { return }
-        let lines = (["manifest \(manifest) \(manifestSize)"] + entries).map { $0 + "\n" }.joined()
+        let lines = entries.map { $0 + "\n" }.joined()
         let temporary = recordPath + ".tmp"
         let created = files.createFile(atPath: temporary, contents: Data(lines.utf8))
         guard created, let handle = FileHandle(forWritingAtPath: temporary) else {
@@ -67,19 +104,19 @@ struct CleanStopRecord {
         var problems = lines.filter { $0.hasPrefix("damage ") }.map { String($0.dropFirst("damage ".count)) }
         for (kind, log, recorded) in entries where kind == "log" {
             guard let size = size(of: log) else {
-                problems.append("write-ahead log '\(log)' (\(recorded) bytes at the last clean stop) is gone")
+                problems.append("write-ahead log '\(log)' (\(recorded) bytes when last recorded) is gone")
                 continue
             }
             if size < recorded {
                 problems.append(
-                    "write-ahead log '\(log)' holds \(size) bytes but held \(recorded) at the last clean stop: "
+                    "write-ahead log '\(log)' holds \(size) bytes but held \(recorded) when last recorded: "
                         + "it was cut short, and the writes at its end are lost")
             }
         }
         return problems
     }
 
-    /// Throws DATA_LOSS naming the logs that are shorter than at the clean stop, or gone.
+    /// Throws DATA_LOSS naming the logs that are shorter than when last recorded, or gone.
     func verify() throws {
         let problems = problems()
         guard !problems.isEmpty else { return }

@@ -50,6 +50,8 @@ public final class DocumentStore: Sendable {
     private let collector: Mutex<Task<Void, Never>?>
     /// The threads blocking work runs on when called from async code (see `reading(_:)`).
     let threads = StoreThreads()
+    /// Records the logs' synced sizes while the store runs, when configured (see `CleanStopRecord`).
+    let logWatermark: LogWatermark?
 
     /// The data folder.
     public var path: String { database.path }
@@ -59,7 +61,8 @@ public final class DocumentStore: Sendable {
     /// - Throws: `FirestoreError` with `.failedPrecondition` when the folder is used by another
     ///   process or was written by a newer Hearth, `.dataLoss` naming the damaged file when it
     ///   is corrupt, holds LevelDB files without their `CURRENT` file, or has a write-ahead log
-    ///   shorter than at the last clean stop (see `CleanStopRecord`).
+    ///   shorter than when last recorded: at the last clean stop, or at the last watermark before
+    ///   a crash (`StoreConfiguration.logWatermarkInterval`; see `CleanStopRecord`).
     public init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
         try DataFolder.prepare(path)
         let cleanStop = CleanStopRecord(folder: path)
@@ -70,6 +73,7 @@ public final class DocumentStore: Sendable {
             throw DataFolder.openError(error, path: path)
         }
         cleanStop.remove()
+        logWatermark = configuration.logWatermarkInterval.map { LogWatermark(folder: path, interval: $0) }
         self.configuration = configuration
         let (lastVersion, indexGroups) = try DocumentStore.prepareMetadata(database)
         try BulkLoadMarker.rollBackInterrupted(in: database)
@@ -99,6 +103,7 @@ public final class DocumentStore: Sendable {
         }
         presence.stop()
         listeners.removeAll()
+        logWatermark?.stop()
         try commitState.withLock { state in
             try DocumentStore.mapLevelDBErrors {
                 let last = lastCommittedVersion.load(ordering: .sequentiallyConsistent)
@@ -138,6 +143,7 @@ public final class DocumentStore: Sendable {
         lastCommittedVersion.store(version, ordering: .sequentiallyConsistent)
         state.reservedVersion = reservation
         state.indexGroups.keepUnwritten()
+        logWatermark?.noteCommit()
     }
 
     /// A LevelDB snapshot and the commit version it reflects: every commit up to that version

@@ -14,6 +14,14 @@ public struct StoreConfiguration: Sendable {
     /// Wait for each commit to reach the disk before acknowledging it. Without it (the default,
     /// as in LevelDB) a commit survives a crash of the process but not of the machine.
     public var syncCommits = false
+    /// How often, at most, the running store records its write-ahead logs' sizes (each log
+    /// synced to disk first) while commits go on; `nil` (the default) records them only at a
+    /// clean stop. With a record, a log cut short after a crash is refused at the next open
+    /// (DATA_LOSS naming it) when the cut reaches back past the last record, as one after a
+    /// clean stop always is (see `CleanStopRecord`). The server (`hearth start`) records every
+    /// second; test fixtures and embedded stores, opened and closed by the hundred, do not pay
+    /// for the syncs.
+    public var logWatermarkInterval: Duration? = nil
     /// The longest a transaction waits for a document another transaction has locked before
     /// it is aborted (and retried by its client).
     public var transactionLockWaitSeconds: Double = 1

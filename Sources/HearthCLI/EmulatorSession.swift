@@ -32,6 +32,8 @@ enum EmulatorSession {
         let store: DocumentStore
         do {
             var storeConfiguration = StoreConfiguration()
+            // A log cut short after a crash is then found at the next start (Docs/Architecture.md, "Integrity").
+            storeConfiguration.logWatermarkInterval = .seconds(1)
             if ProcessInfo.processInfo.environment[EmulatorSession.noRangeLocksVariable] == "1" {
                 storeConfiguration.locksQueryRanges = false
                 log("WARNING: \(EmulatorSession.noRangeLocksVariable)=1: queries in transactions do not lock their "

@@ -16,7 +16,7 @@ import Darwin
 ///
 /// Commit `i` of the writer creates `crash/<i>-a`, `crash/<i>-b`, `crash/<i>-c` and sets
 /// `crash/counter` to `{n: i}`, atomically; it prints `committed <i>` after the commit returns.
-@Suite("Crash recovery")
+@Suite("Crash recovery", .serialized)
 struct CrashRecoveryTests {
     static let runs = 20
     static let parts = ["a", "b", "c"]

@@ -46,6 +46,58 @@ import FoundationNetworking
         #expect(await ledger.count >= Self.rounds * 40)
     }
 
+    /// The server's store records its write-ahead logs' synced sizes about once a second while
+    /// commits go on (`StoreConfiguration.logWatermarkInterval`): a log cut back past that
+    /// record after a SIGKILL makes the next `hearth start` refuse the folder with DATA_LOSS,
+    /// naming the log, and delete nothing (LevelDB alone would replay the cut log silently).
+    @Test func logCutAfterSIGKILLRefusesTheNextStart() async throws {
+        let sandbox = try Sandbox()
+        let server = try RunningHearth(["start", "--port", "0", "--log-level", "error"], in: sandbox)
+        let port = try #require(try await server.port(), "no ready line: \(server.stdout) \(server.stderr)")
+        let client = RESTCommitClient(port: port)
+        let folder = sandbox.dataFolder.path
+        var recorded: (log: String, size: Int)?
+        let deadline = Date().addingTimeInterval(60)
+        var sequence = 0
+        while Date() < deadline {
+            try await client.commit(["cut/\(sequence)": ["sequence": sequence]])
+            sequence += 1
+            if let record = Self.largestRecordedLog(in: folder), record.size > 1_000 {
+                recorded = record
+                break
+            }
+        }
+        #expect(try await server.stop(with: SIGKILL) != nil, "hearth did not die of SIGKILL")
+        let (log, size) = try #require(recorded, "no watermark recorded in 60 s of commits")
+
+        let handle = try #require(FileHandle(forWritingAtPath: folder + "/" + log))
+        try handle.truncate(atOffset: UInt64(size / 2))
+        try handle.close()
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let restart = try RunningHearth(["start", "--port", "0"], in: sandbox)
+        // Signal 0 sends nothing: this only waits for the refusal's exit.
+        let status = try await restart.stop(with: 0, timeout: 60)
+        #expect(status != nil && status != 0, "the cut folder was opened: \(restart.stdout)")
+        #expect(restart.stderr.contains(log) && restart.stderr.contains("cut short"), "\(restart.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before, "nothing deleted")
+    }
+
+    /// The largest log of the data folder's watermark record with its recorded size, while the
+    /// record is current (its manifest unchanged since).
+    private static func largestRecordedLog(in folder: String) -> (log: String, size: Int)? {
+        guard let record = try? String(contentsOfFile: folder + "/HEARTH-CLEAN-STOP", encoding: .utf8),
+            let current = try? String(contentsOfFile: folder + "/CURRENT", encoding: .utf8)
+        else { return nil }
+        var largest: (log: String, size: Int)?
+        for line in record.split(separator: "\n") {
+            let parts = line.split(separator: " ").map(String.init)
+            guard parts.count == 3, let size = Int(parts[2]) else { continue }
+            if parts[0] == "manifest", parts[1] != current.trimmingCharacters(in: .whitespacesAndNewlines) { return nil }
+            if parts[0] == "log", size > largest?.size ?? 0 { largest = (parts[1], size) }
+        }
+        return largest
+    }
+
     /// Commits until a commit fails (the server was killed): each commit creates one document and
     /// sets the writer's progress document, and is recorded once the server acknowledges it.
     private func streamCommits(round: Int, writer: Int, _ client: RESTCommitClient, _ ledger: CommitLedger) async {

@@ -11,8 +11,22 @@ extension DocumentStore {
     /// state, `isReset`). See `Listener` for the buffering policy: a slow consumer never holds
     /// up writers or other listeners.
     ///
-    /// - Throws: `.invalidArgument` for a query Firestore refuses.
-    public func listen(to target: ListenTarget, resumeToken: Int64? = nil) throws -> ListenerStream {
+    /// Listening as `identity` is a read, allowed by the rules' `get` for a document and `list`
+    /// for a query; the admin (the default) is not judged.
+    ///
+    /// - Throws: `.invalidArgument` for a query Firestore refuses, `.permissionDenied` naming the
+    ///   rules evaluated when `identity` may not read the target.
+    public func listen(to target: ListenTarget, resumeToken: Int64? = nil, as identity: RequestIdentity = .admin)
+        throws -> ListenerStream
+    {
+        if !identity.isAdmin {
+            switch target {
+            case .document(let name):
+                _ = try document(name, as: identity)
+            case .query(let query):
+                try authorize(query, as: identity)
+            }
+        }
         let prepared: PreparedQuery? =
             if case .query(let query) = target { try QueryValidator.prepare(query) } else { nil }
         let listener = listeners.register(target, prepared: prepared)

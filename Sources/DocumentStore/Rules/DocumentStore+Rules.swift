@@ -64,20 +64,6 @@ extension DocumentStore {
             recorder: RulesDecisionRecorder.current)
     }
 
-    /// Listens as `identity`: listening is a read, allowed by `get` for a document and `list`
-    /// for a query.
-    public func listen(to target: ListenTarget, resumeToken: Int64? = nil, as identity: RequestIdentity) throws
-        -> ListenerStream
-    {
-        switch target {
-        case .document(let name):
-            _ = try document(name, as: identity)
-        case .query(let query):
-            try authorize(query, as: identity)
-        }
-        return try listen(to: target, resumeToken: resumeToken)
-    }
-
     /// Checks a query's `list` permission as `identity`, judged from its constraints alone (rules
     /// are not filters), without running it.
     ///

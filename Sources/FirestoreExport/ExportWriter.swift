@@ -130,18 +130,21 @@ package final class ExportWriter {
         try? FileManager.default.removeItem(atPath: temporary)
     }
 
+    /// Writes `firebase-export-metadata.json` as firebase-tools does, naming the export folder.
     private func writeFirebaseMetadata() throws {
-        let json = """
-            {
-              "version": "13.0.0",
-              "firestore": {
-                "version": "1.19.0",
-                "path": "\(Self.firebaseToolsName)",
-                "metadata_file": "\(Self.firebaseToolsName)/\(Self.firebaseToolsName)\(ExportLocation.metadataSuffix)"
-              }
-            }
-
-            """
+        let metadata = JSONValue.object([
+            .init("version", .string("13.0.0")),
+            .init(
+                "firestore",
+                .object([
+                    .init("version", .string("1.19.0")),
+                    .init("path", .string(Self.firebaseToolsName)),
+                    .init(
+                        "metadata_file",
+                        .string("\(Self.firebaseToolsName)/\(Self.firebaseToolsName)\(ExportLocation.metadataSuffix)")),
+                ])),
+        ])
+        let json = metadata.serialized(pretty: true) + "\n"
         let path = (temporary as NSString).appendingPathComponent(ExportLocation.firebaseMetadataName)
         guard FileManager.default.createFile(atPath: path, contents: Data(json.utf8)) else {
             throw ExportError(.io, "cannot write the firebase-tools metadata", file: path)

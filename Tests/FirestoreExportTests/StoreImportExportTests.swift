@@ -53,6 +53,19 @@ struct StoreImportExportTests {
                 "firestore_export/all_namespaces/all_kinds/all_namespaces_all_kinds.export_metadata",
                 "firestore_export/all_namespaces/all_kinds/output-0",
             ]))
+        // firebase-tools' own metadata file, which `firebase emulators:start --import` reads.
+        #expect(
+            try String(contentsOfFile: destination + "/firebase-export-metadata.json", encoding: .utf8) == """
+                {
+                  "version": "13.0.0",
+                  "firestore": {
+                    "version": "1.19.0",
+                    "path": "firestore_export",
+                    "metadata_file": "firestore_export/firestore_export.overall_export_metadata"
+                  }
+                }
+
+                """)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("partial") }.isEmpty)
         let copy = try openStore(folder, "copy")

@@ -5,6 +5,17 @@ let upcoming: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// README code compiled as an app would: MemberImportVisibility (and `packageAccess: false` on its
+// targets, so that it sees only the products' `public` API, none of their `package` declarations).
+let readmeUser: [SwiftSetting] = upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
+
+// The targets whose imports are internal unless written `public import` or `package import`, and
+// whose files see only the members of modules they import themselves (issue 19's narrow surface).
+let narrowImports: [SwiftSetting] = upcoming + [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 // Debian's libleveldb-dev installs into the compiler's default paths. Homebrew's leveldb ships no
 // pkg-config file, so on macOS scripts/setup writes one (leveldb.pc in Homebrew's pkgconfig folder).
 #if os(macOS)
@@ -51,13 +62,13 @@ let package = Package(
             pkgConfig: levelDBPkgConfig,
             providers: [.apt(["libleveldb-dev"]), .brew(["leveldb"])]
         ),
-        .target(name: "LevelDB", dependencies: ["CLevelDB"], swiftSettings: upcoming),
-        .target(name: "DocumentModel", swiftSettings: upcoming),
+        .target(name: "LevelDB", dependencies: ["CLevelDB"], swiftSettings: narrowImports),
+        .target(name: "DocumentModel", swiftSettings: narrowImports),
         // Query and write semantics over documents in memory, shared by the store and the client's cache.
-        .target(name: "QueryEngine", dependencies: ["DocumentModel"], swiftSettings: upcoming),
+        .target(name: "QueryEngine", dependencies: ["DocumentModel"], swiftSettings: narrowImports),
         .target(
             name: "DocumentStore", dependencies: ["DocumentModel", "QueryEngine", "LevelDB", "SecurityRules"],
-            swiftSettings: upcoming),
+            swiftSettings: narrowImports),
         .target(
             name: "SecurityRules", dependencies: ["DocumentModel"],
             swiftSettings: upcoming + [
@@ -84,7 +95,7 @@ let package = Package(
             swiftSettings: upcoming
         ),
         // Google's export format (LevelDB log files of entities), and import and export of a store.
-        .target(name: "FirestoreExport", dependencies: ["DocumentModel", "DocumentStore"], swiftSettings: upcoming),
+        .target(name: "FirestoreExport", dependencies: ["DocumentModel", "DocumentStore"], swiftSettings: narrowImports),
         .target(
             name: "EmulatorServer",
             dependencies: [
@@ -123,25 +134,25 @@ let package = Package(
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
             ],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         // The client's persistent cache, a LevelDB folder (as the iOS SDK's): PersistentCacheSettings.
         .target(
-            name: "HearthPersistence", dependencies: ["Hearth", "DocumentModel", "LevelDB"], swiftSettings: upcoming),
+            name: "HearthPersistence", dependencies: ["Hearth", "DocumentModel", "QueryEngine", "LevelDB"], swiftSettings: narrowImports),
         // The client API's embedded backend: a DocumentStore in the app's process, with the
         // rules applied as behind the server. Re-exports Hearth.
         .target(
             name: "HearthEmbedded",
             dependencies: ["Hearth", "DocumentModel", "DocumentStore", "SecurityRules"],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         // The profile service of specs/004, written against the client API only.
-        .target(name: "UserService", dependencies: ["Hearth"], swiftSettings: upcoming),
+        .target(name: "UserService", dependencies: ["Hearth"], swiftSettings: narrowImports),
         // The rules-testing harness (the counterpart of @firebase/rules-unit-testing).
         .target(
             name: "HearthTesting",
             dependencies: ["Hearth", "HearthEmbedded", "DocumentModel", "DocumentStore", "SecurityRules"],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         .executableTarget(
             name: "HearthCLI",
@@ -235,23 +246,27 @@ let package = Package(
         .executableTarget(
             name: "ReadmeExample1",
             dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
-            swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
+            packageAccess: false,
+            swiftSettings: readmeUser
         ),
         .executableTarget(
             name: "ReadmeExample2",
             dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
-            swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
+            packageAccess: false,
+            swiftSettings: readmeUser
         ),
         .executableTarget(
             name: "ClosureAPIExample",
             dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
-            swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
+            packageAccess: false,
+            swiftSettings: readmeUser
         ),
         .testTarget(
             name: "ReadmeExamplesTests",
             dependencies: ["Hearth", "HearthEmbedded", "UserService", "HearthTesting", "DocumentModel", "DocumentStore"],
             exclude: ["Snippets"],
-            swiftSettings: upcoming + [.enableUpcomingFeature("MemberImportVisibility")]
+            packageAccess: false,
+            swiftSettings: readmeUser
         ),
         .testTarget(name: "HearthCLITests", dependencies: ["HearthCLI", "DocumentModel", "DocumentStore"], swiftSettings: upcoming),
         // The offline client (Docs/OfflineClient.md) against real servers in child processes, killed

@@ -17,5 +17,5 @@ public struct Document: Sendable, Hashable {
     }
 
     /// Firestore's storage size of the document (see `StorageSize`).
-    public var storageSize: Int { StorageSize.document(path: name.path, fields: fields) }
+    package var storageSize: Int { StorageSize.document(path: name.path, fields: fields) }
 }

@@ -18,12 +18,12 @@
 ///
 /// A document is a format byte (1), its create time and update time (as timestamps without
 /// tag) and its fields as a map without tag. The name is not stored: it is in the key.
-public enum DocumentCodec {
+package enum DocumentCodec {
     /// The document format written by this version.
-    public static let documentFormat: UInt8 = 1
+    package static let documentFormat: UInt8 = 1
 
     /// Encodes a document's times and fields.
-    public static func encode(_ document: Document) -> [UInt8] {
+    package static func encode(_ document: Document) -> [UInt8] {
         var writer = BinaryWriter(capacity: 64 + document.fields.count * 48)
         write(document, to: &writer)
         return writer.bytes
@@ -45,7 +45,7 @@ public enum DocumentCodec {
     /// Decodes a document that `encode(_:)` wrote, giving it `name`.
     ///
     /// - Throws: `FirestoreError.dataLoss` if the bytes are not a valid encoding.
-    public static func decodeDocument(_ bytes: UnsafeRawBufferPointer, name: DocumentName) throws -> Document {
+    package static func decodeDocument(_ bytes: UnsafeRawBufferPointer, name: DocumentName) throws -> Document {
         var reader = BinaryReader(bytes)
         let format = try reader.byte()
         guard format == documentFormat else {
@@ -59,14 +59,14 @@ public enum DocumentCodec {
     }
 
     /// Encodes one value.
-    public static func encode(_ value: Value) -> [UInt8] {
+    package static func encode(_ value: Value) -> [UInt8] {
         var writer = BinaryWriter()
         writeValue(value, to: &writer)
         return writer.bytes
     }
 
     /// Decodes one value that `encode(_:)` wrote.
-    public static func decodeValue(_ bytes: [UInt8]) throws -> Value {
+    package static func decodeValue(_ bytes: [UInt8]) throws -> Value {
         try bytes.withUnsafeBytes { buffer in
             var reader = BinaryReader(buffer)
             let value = try readValue(from: &reader, depth: 0)

@@ -16,7 +16,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     public static let documentName = FieldPath(validatedSegments: ["__name__"])
 
     /// The longest field path Firestore accepts, in bytes of its text form.
-    public static let maxBytes = 1500
+    package static let maxBytes = 1500
 
     /// Creates a path from field names.
     ///
@@ -47,7 +47,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Whether the name can stand in a path without back-quotes.
-    public static func isSimpleName(_ name: String) -> Bool {
+    package static func isSimpleName(_ name: String) -> Bool {
         guard let first = name.utf8.first, !(0x30...0x39).contains(first) else { return false }
         return name.utf8.allSatisfy { byte in
             byte == 0x5F || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
@@ -55,7 +55,7 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// `name` as it appears in a path: unchanged if simple, back-quoted and escaped otherwise.
-    public static func quotedIfNeeded(_ name: String) -> String {
+    package static func quotedIfNeeded(_ name: String) -> String {
         if isSimpleName(name) { return name }
         var quoted = "`"
         // By scalars, as the parser reads: a combining mark after a back-quote or backslash
@@ -164,12 +164,12 @@ enum FieldPathParser {
 
 extension FieldPath {
     /// A one-name path, for naming a field in messages and validation (the name may be anything).
-    public init(uncheckedSegment name: String) {
+    package init(uncheckedSegment name: String) {
         self.init(validatedSegments: [name])
     }
 
     /// A path of names taken as they are, for naming fields found in stored or submitted maps.
-    public init(uncheckedSegments names: [String]) {
+    package init(uncheckedSegments names: [String]) {
         self.init(validatedSegments: names)
     }
 }

@@ -3,12 +3,12 @@ extension JSONValue {
     ///
     /// - Throws: `FirestoreError.invalidArgument` naming the line and column of the first
     ///   syntax error, invalid UTF-8, an unpaired surrogate escape, or a duplicate object key.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         try self.init(parsing: Array(text.utf8))
     }
 
     /// Parses JSON from UTF-8 bytes (see `init(parsing:)`).
-    public init(parsing bytes: [UInt8]) throws {
+    package init(parsing bytes: [UInt8]) throws {
         var parser = JSONParser(bytes: bytes)
         self = try parser.parseDocument()
     }

@@ -10,18 +10,18 @@
 /// json["n"]  // .number("9223372036854775807")
 /// print(json.serialized(pretty: true))
 /// ```
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     /// One member of an object.
-    public struct Member: Sendable, Equatable {
-        public var key: String
-        public var value: JSONValue
+    package struct Member: Sendable, Equatable {
+        package var key: String
+        package var value: JSONValue
 
-        public init(_ key: String, _ value: JSONValue) {
+        package init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
         }
 
-        public static func == (lhs: Member, rhs: Member) -> Bool {
+        package static func == (lhs: Member, rhs: Member) -> Bool {
             utf8Equal(lhs.key, rhs.key) && lhs.value == rhs.value
         }
     }
@@ -36,7 +36,7 @@ public enum JSONValue: Sendable, Equatable {
     case object([Member])
 
     /// The number `value`, written exactly.
-    public init(_ value: Int64) {
+    package init(_ value: Int64) {
         self = .number(String(value))
     }
 
@@ -44,19 +44,19 @@ public enum JSONValue: Sendable, Equatable {
     /// double (`0.1`, `1e+100`, `-0.0`).
     ///
     /// - Precondition: `value` is finite; JSON has no NaN or infinities.
-    public init(_ value: Double) {
+    package init(_ value: Double) {
         precondition(value.isFinite, "JSON numbers must be finite")
         self = .number(value.description)
     }
 
     /// The value of the member `key` if this is an object that has one.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { utf8Equal($0.key, key) }?.value
     }
 
     /// The kind of value with an article, for error messages: `a string`, `an object`, `null`.
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

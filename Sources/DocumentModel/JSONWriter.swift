@@ -4,7 +4,7 @@ extension JSONValue {
     /// Compact output has no whitespace at all; pretty output puts each member and element on
     /// its own line, indented by two spaces, with `": "` after keys and `{}` / `[]` for empty
     /// containers. Strings escape only `"`, `\` and control characters.
-    public func serialized(pretty: Bool = false) -> String {
+    package func serialized(pretty: Bool = false) -> String {
         var writer = JSONWriter(pretty: pretty)
         writer.write(self)
         return writer.output

@@ -47,7 +47,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// The most collection and document ids a path may have (100 collection/document pairs).
-    public static let maxSegments = 200
+    package static let maxSegments = 200
 
     /// Checks one collection or document id against Firestore's rules: not empty, at most 1,500
     /// bytes, no `/`, not `.` or `..`, and not of the reserved form `__.+__` (except numeric
@@ -56,7 +56,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     ///
     /// - Parameter path: the path the id ends, which tells a collection id (odd position) from a
     ///   document id and is shown in messages.
-    public static func validate(id: String, in path: [String] = []) throws {
+    package static func validate(id: String, in path: [String] = []) throws {
         let bytes = id.utf8
         let isCollection = path.count % 2 == 1
         let shown = path.isEmpty ? id : path.joined(separator: "/")
@@ -90,7 +90,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Whether `name` has the reserved form `__.+__`: two underscores, at least one character,
     /// two underscores (so `__` and `____` are ordinary names).
-    public static func isReserved(_ name: String) -> Bool {
+    package static func isReserved(_ name: String) -> Bool {
         // Reads the UTF-8 view in place: this runs for every field name of every write.
         let bytes = name.utf8
         guard bytes.count >= 5, bytes.first == 0x5F else { return false }
@@ -106,13 +106,13 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// Google's emulator accepts it: an optional `-`, then decimal digits without leading zeros,
     /// and not zero (`__id0__`, `__id01__` and `__id-0__` are reserved names, not numbers).
     /// Firestore sorts numeric ids before every other id, by their value.
-    public static func numericID(_ id: String) -> Int64? {
+    package static func numericID(_ id: String) -> Int64? {
         guard hasNumericIDForm(id) else { return nil }
         return Int64(id.dropFirst(4).dropLast(2))
     }
 
     /// The spelling of a numeric id for `value` (not zero): `__id42__`.
-    public static func numericIDSpelling(_ value: Int64) -> String { "__id\(value)__" }
+    package static func numericIDSpelling(_ value: Int64) -> String { "__id\(value)__" }
 
     /// Whether `id` is `__id`, an optional `-`, a non-zero digit and more digits, then `__`
     /// (whatever the number's size).
@@ -189,7 +189,7 @@ public struct ResourcePath: Sendable, Hashable, Comparable, CustomStringConverti
 
 /// Compares two collection or document ids in Firestore's order: negative, zero or positive.
 /// Numeric document ids come first, by value; other ids follow, by their UTF-8 bytes.
-public func compareIDs(_ lhs: String, _ rhs: String) -> Int {
+package func compareIDs(_ lhs: String, _ rhs: String) -> Int {
     switch (ResourcePath.numericID(lhs), ResourcePath.numericID(rhs)) {
     case (let left?, let right?): left == right ? 0 : (left < right ? -1 : 1)
     case (.some, nil): -1
@@ -199,7 +199,7 @@ public func compareIDs(_ lhs: String, _ rhs: String) -> Int {
 }
 
 /// Compares two strings by their UTF-8 bytes, Firestore's string order: negative, zero or positive.
-public func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
+package func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
     var left = lhs
     var right = rhs
     return left.withUTF8 { leftBytes in

@@ -7,22 +7,22 @@
 ///   array or map counts 1 byte (measured on Google's emulator; the published table omits it);
 /// - document name: the sum of its ids (as strings) + 16;
 /// - document: its name + its top-level field names and values + 32.
-public enum StorageSize {
+package enum StorageSize {
     /// The largest document Firestore stores: 1 MiB.
-    public static let maxDocumentBytes = 1_048_576
+    package static let maxDocumentBytes = 1_048_576
     /// The largest single field value: 1 MiB - 89 bytes.
-    public static let maxFieldValueBytes = 1_048_487
+    package static let maxFieldValueBytes = 1_048_487
 
     /// The size of a string.
-    public static func string(_ text: String) -> Int { text.utf8.count + 1 }
+    package static func string(_ text: String) -> Int { text.utf8.count + 1 }
 
     /// The size of a document name.
-    public static func documentName(_ path: ResourcePath) -> Int {
+    package static func documentName(_ path: ResourcePath) -> Int {
         path.segments.reduce(16) { $0 + string($1) }
     }
 
     /// The size of a value.
-    public static func value(_ value: Value) -> Int {
+    package static func value(_ value: Value) -> Int {
         switch value {
         case .null, .boolean: 1
         case .integer, .double, .timestamp: 8
@@ -36,12 +36,12 @@ public enum StorageSize {
     }
 
     /// The size of a map's (or a document's) fields.
-    public static func fields(_ map: MapValue) -> Int {
+    package static func fields(_ map: MapValue) -> Int {
         map.entries.reduce(0) { $0 + string($1.key) + value($1.value) }
     }
 
     /// The size of a whole document.
-    public static func document(path: ResourcePath, fields map: MapValue) -> Int {
+    package static func document(path: ResourcePath, fields map: MapValue) -> Int {
         documentName(path) + fields(map) + 32
     }
 }

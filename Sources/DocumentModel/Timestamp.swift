@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A point in time with nanosecond resolution, in Firestore's valid range
 /// `0001-01-01T00:00:00Z` ... `9999-12-31T23:59:59.999999999Z`.
@@ -46,7 +46,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The timestamp `microseconds` after the Unix epoch (which must lie in the valid range).
-    public init(microsecondsSinceEpoch microseconds: Int64) {
+    package init(microsecondsSinceEpoch microseconds: Int64) {
         let (quotient, remainder) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         if remainder < 0 {
             self.init(uncheckedSeconds: quotient - 1, nanoseconds: Int32(remainder + 1_000_000) * 1000)
@@ -62,12 +62,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Microseconds since the Unix epoch (sub-microsecond digits are dropped).
-    public var microsecondsSinceEpoch: Int64 {
+    package var microsecondsSinceEpoch: Int64 {
         seconds * 1_000_000 + Int64(nanoseconds / 1000)
     }
 
     /// The timestamp with nanoseconds cut to whole microseconds, Firestore's stored precision.
-    public var truncatedToMicroseconds: Timestamp {
+    package var truncatedToMicroseconds: Timestamp {
         Timestamp(uncheckedSeconds: seconds, nanoseconds: nanoseconds - nanoseconds % 1000)
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// as `e` and a combining accent) as equal; Firestore does not. This compares the bytes, and
 /// quickly: native strings expose their UTF-8 storage directly.
 @inlinable
-public func utf8Equal(_ lhs: String, _ rhs: String) -> Bool {
+package func utf8Equal(_ lhs: String, _ rhs: String) -> Bool {
     guard lhs.utf8.count == rhs.utf8.count else { return false }
     var left = lhs
     var right = rhs
@@ -26,7 +26,7 @@ func memcmpEqual(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<U
 extension Hasher {
     /// Feeds a string's UTF-8 bytes (and their count) in one call, consistent with `utf8Equal`.
     @inlinable
-    public mutating func combineUTF8(_ text: String) {
+    package mutating func combineUTF8(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             combine(bytes.count)

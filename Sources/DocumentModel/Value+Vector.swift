@@ -13,13 +13,13 @@
 /// ```
 extension Value {
     /// The field that marks a map as a typed value (`__type__`).
-    public static let vectorTypeKey = "__type__"
+    package static let vectorTypeKey = "__type__"
     /// The `__type__` of a vector.
-    public static let vectorTypeName = "__vector__"
+    package static let vectorTypeName = "__vector__"
     /// The field that holds a vector's elements.
-    public static let vectorValueKey = "value"
+    package static let vectorValueKey = "value"
     /// The most elements a stored vector may have.
-    public static let maxVectorDimensions = 2048
+    package static let maxVectorDimensions = 2048
 
     /// A vector value holding `elements`.
     public static func vector(_ elements: [Double]) -> Value {
@@ -53,7 +53,7 @@ extension Value {
 
     /// Compares two vector elements (negative, zero or positive) as Java's `Double.compare`
     /// does: NaN after every number and equal to itself, `-0.0` before `0.0`.
-    public static func compareVectorElements(_ lhs: Double, _ rhs: Double) -> Int {
+    package static func compareVectorElements(_ lhs: Double, _ rhs: Double) -> Int {
         if lhs.isNaN { return rhs.isNaN ? 0 : 1 }
         if rhs.isNaN { return -1 }
         if lhs < rhs { return -1 }

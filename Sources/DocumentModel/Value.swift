@@ -24,7 +24,7 @@ public enum Value: Sendable {
     /// The type's position in Firestore's type order: null < boolean < number < timestamp <
     /// string < bytes < reference < geo point < array < vector < map. A vector is a map of a
     /// particular shape (see `Value+Vector.swift`).
-    public var typeOrder: Int {
+    package var typeOrder: Int {
         switch self {
         case .null: 0
         case .boolean: 1
@@ -79,7 +79,7 @@ public enum Value: Sendable {
 
     /// Equality that also requires the same type and representation: `1` is not identical to
     /// `1.0`, NaN is identical to NaN, `0.0` is not identical to `-0.0`.
-    public func isIdentical(to other: Value) -> Bool {
+    package func isIdentical(to other: Value) -> Bool {
         switch (self, other) {
         case (.integer(let left), .integer(let right)): return left == right
         case (.double(let left), .double(let right)):

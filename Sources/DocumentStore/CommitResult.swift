@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// What a commit did.
 public struct CommitResult: Sendable, Hashable {

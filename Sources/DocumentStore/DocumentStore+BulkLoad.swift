@@ -1,5 +1,6 @@
-import DocumentModel
+package import DocumentModel
 import LevelDB
+import Synchronization
 
 extension DocumentStore {
     /// The bytes of a bulk load's write batches (about a thousand small documents with their

@@ -1,5 +1,6 @@
-import DocumentModel
+public import DocumentModel
 import LevelDB
+import Synchronization
 
 extension DocumentStore {
     /// Deletes every document of `databaseID` at or below `path` (the whole database for the

@@ -1,6 +1,7 @@
-import DocumentModel
+public import DocumentModel
 import QueryEngine
 import LevelDB
+import Synchronization
 
 extension DocumentStore {
     /// Applies `writes` atomically, in order, in one LevelDB write batch.

@@ -1,5 +1,6 @@
 import DocumentModel
 import LevelDB
+import Synchronization
 
 extension DocumentStore {
     /// Deletes document versions that no read can see any more: those superseded (and

@@ -1,5 +1,6 @@
-import DocumentModel
+public import DocumentModel
 import LevelDB
+import Synchronization
 
 extension DocumentStore {
     /// The document as of `readTime` (the newest version if `nil`), or `nil` if it did not exist.

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// One entry of a listing that also shows missing documents: a document, or the name of a
 /// document that does not exist but has documents in its subcollections (what Firestore's

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 import QueryEngine
 
 /// Every LevelDB key Hearth writes, in one place.

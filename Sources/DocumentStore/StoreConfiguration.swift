@@ -1,5 +1,5 @@
 import DocumentModel
-import LevelDB
+public import LevelDB
 
 /// How a `DocumentStore` is opened and behaves.
 public struct StoreConfiguration: Sendable {

@@ -29,7 +29,7 @@ public final class EmulatorServer: Sendable {
     /// Every project's security rules: `configuration.rules` once `run()` starts, replaced with
     /// `setServerRules(_:)` (as `hearth start` does when the rules file changes) or per project
     /// through `PUT /emulator/v1/projects/{p}:securityRules`.
-    public let rules: ProjectRules
+    package let rules: ProjectRules
     /// Why `configuration.rules` did not load, if it did not: the server then never listens.
     private let rulesFailure: RulesCompilationError?
     /// The stream limit swift-nio-http2 is given: far above any announced limit, because it

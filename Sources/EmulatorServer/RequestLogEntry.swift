@@ -55,7 +55,7 @@ public struct RequestLogEntry: Sendable, CustomStringConvertible {
         }
     }
 
-    public init(
+    init(
         transport: Transport, method: String, path: String, caller: String, failure: FirestoreError?,
         duration: Double, rules: RulesOutcome = .undecided
     ) {

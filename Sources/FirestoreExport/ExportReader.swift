@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 import Foundation
 
 /// Reads the documents of an export, one at a time in constant memory, checking everything

@@ -1,5 +1,5 @@
-import DocumentModel
-import Foundation
+package import DocumentModel
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
-import DocumentModel
-import DocumentStore
+package import DocumentModel
+package import DocumentStore
 import Synchronization
 
 /// An export loaded into every project on first use, as Google's emulator does with

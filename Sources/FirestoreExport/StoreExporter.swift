@@ -1,5 +1,5 @@
-import DocumentModel
-import DocumentStore
+package import DocumentModel
+package import DocumentStore
 import Foundation
 
 /// Exports one database of a store in Firestore's format (see `ExportWriter`): every live

@@ -1,5 +1,5 @@
-import DocumentModel
-import DocumentStore
+package import DocumentModel
+package import DocumentStore
 import Foundation
 
 /// Imports an export into one database of a store, all or nothing.

@@ -1,5 +1,5 @@
-import DocumentModel
-import Foundation
+public import DocumentModel
+package import Foundation
 
 extension Firestore {
     /// Stops using the network: listeners show the cache (`metadata.isFromCache`), reads with

@@ -1,5 +1,5 @@
-import DocumentModel
-import Foundation
+public import DocumentModel
+public import Foundation
 
 extension Firestore {
     /// The project id used when none is given: a `demo-` project, which the emulators treat as

@@ -1,5 +1,5 @@
-import DocumentModel
-import Foundation
+package import DocumentModel
+package import Foundation
 
 /// A Firestore database, reached through an embedded store or a remote emulator, acting as
 /// one `Identity`. Names follow the FirebaseFirestore SDK, so app code ports with few changes.

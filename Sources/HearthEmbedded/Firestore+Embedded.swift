@@ -1,7 +1,7 @@
-import DocumentModel
-import DocumentStore
-import Foundation
-import Hearth
+public import DocumentModel
+public import DocumentStore
+public import Foundation
+public import Hearth
 
 extension Firestore {
     /// A database in a `DocumentStore` of this process. The store stays open after `terminate()`.

@@ -1,4 +1,4 @@
-import Hearth
+public import Hearth
 
 /// A cache in a LevelDB folder: documents read, listen targets and writes not yet acknowledged
 /// by the server survive the process, and the next `Firestore` on the same path sends those

@@ -1,7 +1,8 @@
-import DocumentModel
-import Foundation
-import Hearth
+package import DocumentModel
+package import Foundation
+package import Hearth
 internal import LevelDB
+import QueryEngine
 import Synchronization
 
 /// The local cache in a LevelDB folder (`PersistentCacheSettings`), as the iOS SDK's persistent

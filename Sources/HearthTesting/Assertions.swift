@@ -1,4 +1,5 @@
-import Hearth
+import DocumentModel
+public import Hearth
 
 /// Expects `operation` to be allowed by the rules (to succeed), as
 /// `@firebase/rules-unit-testing`'s `assertSucceeds`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What the rules' expressions were evaluated to so far: the JSON of the emulator's
 /// `:ruleCoverage` endpoint and a readable HTML page.

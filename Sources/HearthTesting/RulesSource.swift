@@ -1,5 +1,6 @@
-import Foundation
-import Hearth
+import DocumentModel
+public import Foundation
+public import Hearth
 
 /// The security rules a `RulesTestEnvironment` runs with: a rules file, or rules as text.
 ///

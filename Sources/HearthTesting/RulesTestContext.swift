@@ -1,4 +1,4 @@
-import Hearth
+public import Hearth
 
 /// One client of a `RulesTestEnvironment`: a signed-in user, or nobody. Its requests are
 /// judged by the environment's rules.

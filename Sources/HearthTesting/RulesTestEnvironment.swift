@@ -1,5 +1,5 @@
-import Foundation
-import Hearth
+public import Foundation
+public import Hearth
 import Synchronization
 
 /// A database with security rules to test them against, the Swift counterpart of

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A query's filter with its predicates compiled, for evaluating fetched documents.
 package indirect enum CompiledFilter: Sendable {

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Firestore's field transforms, with its number semantics:
 /// - increment: integer + integer saturates at the `Int64` bounds; a double on either side

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A compiled filter in disjunctive normal form, and Firestore's limits on it.
 ///

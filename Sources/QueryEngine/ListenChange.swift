@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// One change of a document in a listener's results.
 public struct ListenChange: Sendable, Hashable {

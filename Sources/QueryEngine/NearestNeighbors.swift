@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A validated vector search (`FindNearest`), applied to a query's results in the query's
 /// order. Semantics as measured on Google's emulator (`Docs/Compatibility.md`):

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 extension OrderedKey {
     /// The smallest byte string greater than every string starting with `prefix` (the prefix with

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A query after validation, with Firestore's implicit orders added and its filter compiled.
 package struct PreparedQuery: Sendable {

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Firestore's `select`: only the listed fields (maps keep their shape down to them); `[]`
 /// or `__name__` alone keeps no field. Create and update times are kept.

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A query's full order: Firestore's implicit orders, the comparison of documents, and the
 /// cursor positions.

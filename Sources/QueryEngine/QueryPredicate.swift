@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// One test of one field (or of the document name) from a query's filter, as the set of
 /// values it accepts (`ValueRanges`) in the field's value or array-element index entries.

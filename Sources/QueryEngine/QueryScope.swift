@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// The documents a query may return, by name: the collection (or collection group) and the
 /// parent they must lie under.

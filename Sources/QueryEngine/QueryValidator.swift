@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Checks a query against Firestore's rules and prepares it for planning: compiles the
 /// filter, adds the implicit orders, checks cursors. Messages and codes are Google's

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A query prepared for evaluation over documents in memory, with the store's validation,
 /// implicit orders and filter semantics: `DocumentStore.runQuery` prepares its queries with the

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// The cursors, offset and limit, applied to results arriving in the query's order.
 package struct ResultWindow {

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// The changes between two ordered results, as Firestore's SDKs report `DocumentChange`s:
 /// removals first, then additions, then modifications, each group in the query's order; each

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A set of values as sorted, disjoint, half-open intervals of their `OrderedKey` encodings.
 ///

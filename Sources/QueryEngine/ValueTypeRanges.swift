@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// The encoded-value intervals of Firestore's types, from the type tags of `OrderedKey`.
 package enum ValueTypeRanges {

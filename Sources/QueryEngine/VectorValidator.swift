@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Firestore's rules for vector values (`Value+Vector.swift`), with Google's emulator's messages
 /// (all `.invalidArgument`), checked in this order:

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Applies one write to a document's current state: its precondition, its operation and its
 /// field transforms. The store's commit and the client's local view (pending writes over the

@@ -1,4 +1,4 @@
-import Hearth
+public import Hearth
 
 /// A signed-in user: the uid, the identity their requests carry (on a remote emulator, the
 /// unsigned ID token the emulators accept, with the `email` claim), a `Firestore` acting as

@@ -1,5 +1,5 @@
-import Foundation
-import Hearth
+public import Foundation
+public import Hearth
 import Synchronization
 
 /// The small part of Firebase Authentication the profile flow of Docs/specs/004 needs: sign-up

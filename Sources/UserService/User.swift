@@ -1,5 +1,5 @@
-import Foundation
-import Hearth
+public import Foundation
+public import Hearth
 
 /// A user's profile, stored at `users/{uid}` with the fields of Docs/specs/004: `uid`, `email`,
 /// `displayName`, `photoURL` (left out when `nil`), `createdAt` and `updatedAt`.

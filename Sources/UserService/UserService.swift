@@ -1,5 +1,5 @@
-import Foundation
-import Hearth
+public import Foundation
+public import Hearth
 
 /// The profile service of Docs/specs/004: user profiles in the `users` collection, through any
 /// `Firestore`, so the same code runs on the embedded store and against an emulator.

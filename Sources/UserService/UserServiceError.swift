@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `UserService` and `AuthenticationService` throw, with the cases Docs/specs/004 names.
 ///

@@ -1,12 +1,12 @@
-import Foundation
+package import Foundation
 
 /// The opaque id of a transaction, as Firestore's API carries it (`bytes transaction`).
 public struct TransactionID: Sendable, Hashable, CustomStringConvertible {
     /// The id's bytes: 8 bytes of a per-store counter and 8 random bytes, so ids from an earlier
     /// run of the store are unknown rather than mistaken for new ones.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 

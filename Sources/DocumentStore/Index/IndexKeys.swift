@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 import QueryEngine
 import LevelDB
 
@@ -69,7 +69,7 @@ extension StorageKeys {
 
     /// The sorted, distinct index keys a live document has when its collection group's id is
     /// `groupID` (for tools and benchmarks; a new store gives the first group it indexes id 1).
-    public static func indexKeys(of document: Document, groupID: UInt32) -> [[UInt8]] {
+    package static func indexKeys(of document: Document, groupID: UInt32) -> [[UInt8]] {
         IndexEntries.keys(of: document, groupID: groupID)
     }
 }

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// One commit, as the change feed publishes it: after it is durable, once, in commit order.
 public struct CommitEvent: Sendable {

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 import QueryEngine
 
 /// The commits that change a listen target's documents, as they are published: each with the

@@ -1,5 +1,6 @@
-import DocumentModel
+public import DocumentModel
 import QueryEngine
+import Synchronization
 
 extension DocumentStore {
     /// Starts listening to a document or a query.

@@ -1,5 +1,5 @@
-import DocumentModel
-import QueryEngine
+public import DocumentModel
+public import QueryEngine
 
 /// The state of a listener's target at one commit version, with what changed since the
 /// snapshot before it.

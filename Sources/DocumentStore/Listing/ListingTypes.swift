@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 import Foundation
 
 /// One page of a collection's documents.

@@ -1,4 +1,5 @@
 import DocumentModel
+import QueryEngine
 
 extension QueryPlanner {
     /// The plan, and for a query whose only aggregations are counts, whether the count can

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 import QueryEngine
 
 /// The answer to an aggregation query.

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// How the store answers a query, as `DocumentStore.explain` reports it.
 ///

@@ -1,5 +1,5 @@
-import DocumentModel
-import SecurityRules
+public import DocumentModel
+public import SecurityRules
 
 extension DocumentStore {
     /// Sets (or, with `nil`, removes) the security rules of one project, which apply there

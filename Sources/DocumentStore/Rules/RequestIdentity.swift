@@ -1,4 +1,4 @@
-import SecurityRules
+public import SecurityRules
 
 /// Who makes a request, for security rules: the admin (rules bypassed, as with Google's
 /// emulator's `Authorization: Bearer owner`), a signed-in user, or nobody.

@@ -1,4 +1,4 @@
-import SecurityRules
+package import SecurityRules
 import Synchronization
 
 /// Collects the security rules decisions made while one request runs, for the server's console:

@@ -11,7 +11,7 @@ import Synchronization
 /// (`setRules`), compiled here with coverage, so each project's coverage report counts its own
 /// requests only. This keeps what the store does not: the files, and how each last loaded, for
 /// the admin endpoint's answers and the console.
-public final class ProjectRules: Sendable {
+package final class ProjectRules: Sendable {
     /// The rules Google's emulator reports for a project without rules (and applies: every
     /// request allowed).
     static let openRules = RulesFile(
@@ -53,7 +53,7 @@ public final class ProjectRules: Sendable {
     /// - Throws: `RulesCompilationError` when the file has errors; the rules in force stay, and
     ///   the failure is recorded for the console (`status(project:)`).
     @discardableResult
-    public func setServerRules(_ file: RulesFile?) throws(RulesCompilationError) -> [Diagnostic] {
+    package func setServerRules(_ file: RulesFile?) throws(RulesCompilationError) -> [Diagnostic] {
         let ruleset: Ruleset?
         do {
             ruleset = try file.map { file throws(RulesCompilationError) in try ProjectRules.compile(file) }
@@ -73,7 +73,7 @@ public final class ProjectRules: Sendable {
     }
 
     /// The server's rules file, if any.
-    public var serverRules: RulesFile? { state.withLock { $0.serverRules } }
+    package var serverRules: RulesFile? { state.withLock { $0.serverRules } }
 
     /// Loads rules for one project, replacing the server's rules there.
     ///

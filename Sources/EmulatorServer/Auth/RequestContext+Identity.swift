@@ -4,7 +4,7 @@ import SecurityRules
 extension RequestContext {
     /// The caller as the store's security rules see it: the owner is the admin, a token is a
     /// signed-in user (`request.auth`), no header is unauthenticated.
-    public var identity: RequestIdentity {
+    var identity: RequestIdentity {
         switch authentication {
         case .owner: .admin
         case .unauthenticated: .unauthenticated

@@ -10,9 +10,9 @@ import DocumentModel
 /// case .unauthenticated: ...               // request.auth == null
 /// }
 /// ```
-public struct RequestContext: Sendable, Hashable {
+struct RequestContext: Sendable, Hashable {
     /// The caller's identity.
-    public enum Authentication: Sendable, Hashable {
+    enum Authentication: Sendable, Hashable {
         /// `Authorization: Bearer owner`: an administrator; security rules do not apply.
         case owner
         /// A JWT (signed or not, never verified, as in Google's emulator): `request.auth`.
@@ -22,18 +22,18 @@ public struct RequestContext: Sendable, Hashable {
     }
 
     /// The caller's identity.
-    public var authentication: Authentication
+    var authentication: Authentication
 
-    public init(authentication: Authentication) {
+    init(authentication: Authentication) {
         self.authentication = authentication
     }
 
     /// Whether the caller bypasses security rules.
-    public var isAdmin: Bool { authentication == .owner }
+    var isAdmin: Bool { authentication == .owner }
 
     /// How request logs name the caller: `owner`, the user's uid (or `user` without one), or
     /// `unauthenticated`.
-    public var callerDescription: String {
+    var callerDescription: String {
         switch authentication {
         case .owner: "owner"
         case .user(let token): token.uid ?? "user"
@@ -43,13 +43,13 @@ public struct RequestContext: Sendable, Hashable {
 }
 
 /// The claims of a user's ID token, as security rules see them in `request.auth`.
-public struct AuthToken: Sendable, Hashable {
+struct AuthToken: Sendable, Hashable {
     /// `request.auth.uid`: the token's `sub` claim (`nil` without one, even with `user_id`).
-    public let uid: String?
+    let uid: String?
     /// `request.auth.token`: every claim of the token's payload.
-    public let claims: MapValue
+    let claims: MapValue
 
-    public init(uid: String?, claims: MapValue) {
+    init(uid: String?, claims: MapValue) {
         self.uid = uid
         self.claims = claims
     }

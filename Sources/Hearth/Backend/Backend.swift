@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// What a `Firestore` instance needs from a database: the embedded store or a remote emulator.
 /// Every call carries the identity security rules judge it by.

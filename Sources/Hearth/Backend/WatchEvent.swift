@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// What a backend reports about a watched target.
 package enum WatchEvent: Sendable {

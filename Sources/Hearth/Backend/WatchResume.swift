@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Where a watch picks a target up again: a resume token the server gave earlier, and the
 /// documents the target held there (from the local cache), so that a stream that sends only

@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 // Codable conformances of the types Firestore stores natively. `Firestore.Encoder` and
 // `Firestore.Decoder` pass these through as Firestore values; other coders (JSON, property

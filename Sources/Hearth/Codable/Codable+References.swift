@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 extension DocumentReference {
     /// Replaces the document's fields with `value` encoded by `Firestore.Encoder`.

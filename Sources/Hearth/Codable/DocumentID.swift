@@ -1,3 +1,4 @@
+import DocumentModel
 /// A type a `@DocumentID` property can hold: `String` (the document's id) or `DocumentReference`.
 public protocol DocumentIDWrappable: Sendable {
     /// The value for the document at `reference`.

@@ -1,5 +1,5 @@
-import DocumentModel
-import Foundation
+public import DocumentModel
+public import Foundation
 
 /// A type a `@ServerTimestamp` property can hold: `Timestamp` or `Date`.
 public protocol ServerTimestampWrappable: Sendable {

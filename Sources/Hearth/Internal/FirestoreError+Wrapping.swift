@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 extension FirestoreError {
     /// `error` as a `FirestoreError`: itself if it is one, else `.unknown` with its description.

@@ -1,5 +1,5 @@
-import DocumentModel
-import QueryEngine
+package import DocumentModel
+package import QueryEngine
 
 /// The local cache's field index (#14): for each cached document, one entry per field at every
 /// depth of its maps (the map itself and each value inside it, at its path, as `IndexKind.value`)

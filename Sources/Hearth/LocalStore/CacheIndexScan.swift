@@ -1,5 +1,5 @@
-import DocumentModel
-import QueryEngine
+package import DocumentModel
+package import QueryEngine
 
 /// A read of the cache's field index (`CacheIndex`) that lists a superset of a query's results
 /// among the cached documents: the documents whose entries of one field and kind lie in

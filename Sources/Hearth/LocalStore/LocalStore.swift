@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// The client's local cache: documents as the server last sent them (remote entries), listen
 /// targets' resume state, and the queue of writes not yet acknowledged (mutation batches).

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Everything one `LocalStore.apply(_:)` changes, atomically: remote entries written, target
 /// records set or removed, mutation batches queued and removed.

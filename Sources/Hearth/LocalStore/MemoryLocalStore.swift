@@ -1,4 +1,5 @@
-import DocumentModel
+package import DocumentModel
+import QueryEngine
 import Synchronization
 
 /// The local cache in memory (`MemoryCacheSettings`): gone with the process, with the same

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// A group of local writes that reach the server together (one `commit`), queued in the local
 /// store until the server acknowledges or rejects them.

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// What the local cache knows about one document from the server: its contents, or that it does
 /// not exist, as of `readTime`.

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// What the local cache keeps about one listen target (a query or document listened to): where
 /// to resume the server's stream and what the target held there.

@@ -1,5 +1,5 @@
-import DocumentModel
-import Foundation
+package import DocumentModel
+package import Foundation
 
 /// Who a `Firestore` instance acts as. Security rules judge every request by it, the same way on
 /// both backends.

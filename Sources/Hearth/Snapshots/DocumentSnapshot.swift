@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 import Foundation
 
 /// A document as read at one time, or the knowledge that it does not exist.

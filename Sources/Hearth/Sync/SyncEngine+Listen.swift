@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import Synchronization
 
 extension SyncEngine {
     /// Starts a view of `target`: its first state comes from the cache when the cache knows

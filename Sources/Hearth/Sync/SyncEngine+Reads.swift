@@ -1,5 +1,6 @@
 import DocumentModel
 import QueryEngine
+import Synchronization
 
 extension SyncEngine {
     /// A document read from `source`, with pending writes applied, and whether it came from

@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import Synchronization
 
 extension SyncEngine {
     /// The first wait before the writer sends a batch again after a transient failure, doubled

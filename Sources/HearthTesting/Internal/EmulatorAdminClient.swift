@@ -1,3 +1,4 @@
+import DocumentModel
 import Foundation
 import Hearth
 

@@ -4,14 +4,13 @@ import DocumentModel
 /// `RulesRequest` (`request`), so it exists only inside `with(_:listConstraints:_:)` and
 /// `withEach(_:_:)` (Unsafe/UnsafeTricks.swift, with the reason).
 final class PreparedRequest {
+    /// The request's address, read only through `request` (a copy of it reads nothing).
     let borrowed: BorrowedRequest
-    let method: RulesMethod
     let listConstraints: QueryConstraints?
 
     init(_ borrowed: BorrowedRequest, listConstraints: QueryConstraints?) {
         self.borrowed = borrowed
         self.listConstraints = listConstraints
-        method = borrowed.method
     }
 
     var database: DatabaseID { request.database }

@@ -161,6 +161,7 @@ let package = Package(
                 "DocumentStore",
                 "EmulatorServer",
                 "FirestoreExport",
+                "FirestoreWire",
                 "SecurityRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -175,7 +176,7 @@ let package = Package(
         .executableTarget(name: "OfflineWriter", dependencies: ["Hearth", "HearthPersistence"], swiftSettings: upcoming),
         .executableTarget(
             name: "QueryProbe",
-            dependencies: ["DocumentModel", "DocumentStore"],
+            dependencies: ["DocumentModel", "DocumentStore", "FirestoreWire"],
             swiftSettings: upcoming
         ),
         .executableTarget(
@@ -196,12 +197,17 @@ let package = Package(
         ),
         .testTarget(name: "DocumentModelTests", dependencies: ["DocumentModel"], swiftSettings: upcoming),
         .testTarget(
+            name: "FirestoreWireTests", dependencies: ["FirestoreWire", "FirestoreProto", "DocumentModel"],
+            swiftSettings: upcoming),
+        .testTarget(
             name: "DocumentStoreTests",
-            dependencies: ["DocumentModel", "DocumentStore", "QueryEngine", "LevelDB", "SecurityRules", "HearthEmbedded"],
+            dependencies: [
+                "DocumentModel", "DocumentStore", "QueryEngine", "LevelDB", "SecurityRules", "HearthEmbedded", "FirestoreWire",
+            ],
             swiftSettings: upcoming),
         // HearthBenchmarks for the rules fuzzer and the rules benchmark's request (FuzzTests, ProjectRulesTests).
         .testTarget(
-            name: "SecurityRulesTests", dependencies: ["SecurityRules", "DocumentModel", "HearthBenchmarks"],
+            name: "SecurityRulesTests", dependencies: ["SecurityRules", "DocumentModel", "FirestoreWire", "HearthBenchmarks"],
             swiftSettings: upcoming
         ),
         .testTarget(
@@ -225,7 +231,7 @@ let package = Package(
             name: "HearthTests",
             dependencies: [
                 "Hearth", "HearthPersistence", "HearthEmbedded", "EmulatorServer", "DocumentModel", "DocumentStore",
-                "SecurityRules", "QueryEngine", "FirestoreProto", "LevelDB",
+                "SecurityRules", "QueryEngine", "FirestoreProto", "FirestoreWire", "LevelDB",
             ],
             swiftSettings: upcoming
         ),
@@ -268,7 +274,9 @@ let package = Package(
             packageAccess: false,
             swiftSettings: readmeUser
         ),
-        .testTarget(name: "HearthCLITests", dependencies: ["HearthCLI", "DocumentModel", "DocumentStore"], swiftSettings: upcoming),
+        .testTarget(
+            name: "HearthCLITests", dependencies: ["HearthCLI", "DocumentModel", "DocumentStore", "FirestoreWire"],
+            swiftSettings: upcoming),
         // The offline client (Docs/OfflineClient.md) against real servers in child processes, killed
         // and restarted mid-test: `hearth start` (HearthCLI, so that it is built) and Google's
         // emulator where installed.

@@ -3,7 +3,7 @@ import FirestoreProto
 import SwiftProtobuf
 
 // Queries as the proto messages a client sends; the server reads them back with
-// `StructuredQuery(restJSON:)` through their proto3 JSON form.
+// `StructuredQuery(proto:)` (Query+ProtoDecoding.swift).
 
 extension DocumentModel.Query {
     /// The `parent` of a `RunQueryRequest` or `QueryTarget`: the database's `.../documents`, or

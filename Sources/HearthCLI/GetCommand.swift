@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 
 /// `hearth get <document-path>`: prints a document as Firestore REST JSON.
 struct GetCommand: StoreCommand {

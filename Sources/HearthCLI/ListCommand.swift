@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 
 /// `hearth list <collection-path>`: prints the documents of a collection, one per line.
 struct ListCommand: StoreCommand {

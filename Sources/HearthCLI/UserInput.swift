@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocumentModel
+import FirestoreWire
 
 /// Parsing of the paths and JSON that users type, with Firestore's messages.
 enum UserInput {

@@ -19,6 +19,7 @@
 
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import Foundation
 
 struct ProbeFailure: Error, CustomStringConvertible {
@@ -62,7 +63,7 @@ func run(_ query: JSONValue, store: DocumentStore, database: DatabaseID) -> JSON
         let parentText = try string(query["parent"] ?? .string(""), "parent")
         let parent = parentText.isEmpty ? ResourcePath.root : try ResourcePath(parentText)
         if let body = query["structuredAggregationQuery"] {
-            let aggregation = try AggregationQuery(restJSON: body, database: database, parent: parent)
+            let aggregation = try RESTJSON.decodeAggregationQuery(body, database: database, parent: parent)
             let result = try store.runAggregation(aggregation, readTime: nil)
             var members: [JSONValue.Member] = []
             for entry in result.fields {
@@ -71,7 +72,7 @@ func run(_ query: JSONValue, store: DocumentStore, database: DatabaseID) -> JSON
             return .object([JSONValue.Member("aggregation", .object(members))])
         }
         let body = try member(query, "structuredQuery")
-        let structured = try StructuredQuery(restJSON: body)
+        let structured = try RESTJSON.decodeQuery(body)
         let result = try store.runQuery(Query(database: database, parent: parent, structured: structured), readTime: nil)
         var documents = result.documents
         if query["limitToLast"] != nil { documents.reverse() }

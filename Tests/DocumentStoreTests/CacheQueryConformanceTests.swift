@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import Foundation
 import HearthEmbedded
 import Testing
@@ -31,7 +32,7 @@ struct CacheQueryConformanceTests {
             do {
                 let parentText = try ConformanceRun.string(entry["parent"] ?? .string(""))
                 let parent = parentText.isEmpty ? ResourcePath.root : try ResourcePath(parentText)
-                query = DocumentModel.Query(database: run.database, parent: parent, structured: try StructuredQuery(restJSON: body))
+                query = DocumentModel.Query(database: run.database, parent: parent, structured: try RESTJSON.decodeQuery(body))
             } catch {
                 continue  // refused while decoding, before either side sees it
             }

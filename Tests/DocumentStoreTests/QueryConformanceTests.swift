@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import Foundation
 import Testing
 
@@ -118,14 +119,14 @@ final class ConformanceRun {
             let parentText = try Self.string(query["parent"] ?? .string(""))
             let parent = parentText.isEmpty ? ResourcePath.root : try ResourcePath(parentText)
             if let body = query["structuredAggregationQuery"] {
-                let aggregation = try AggregationQuery(restJSON: body, database: database, parent: parent)
+                let aggregation = try RESTJSON.decodeAggregationQuery(body, database: database, parent: parent)
                 let result = try store.runAggregation(aggregation, readTime: nil)
                 return .aggregation(result.fields.map { ($0.key, $0.value) })
             }
             guard let body = query["structuredQuery"] else {
                 throw FirestoreError.invalidArgument("the case has no structuredQuery")
             }
-            let structured = try StructuredQuery(restJSON: body)
+            let structured = try RESTJSON.decodeQuery(body)
             let result = try store.runQuery(
                 Query(database: database, parent: parent, structured: structured), readTime: nil)
             // limit-to-last: the clients reverse what the (reversed) query returned.

@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import Foundation
 import QueryEngine
 import Testing
@@ -30,7 +31,7 @@ struct QueryViewConformanceTests {
             do {
                 let parentText = try ConformanceRun.string(entry["parent"] ?? .string(""))
                 let parent = parentText.isEmpty ? ResourcePath.root : try ResourcePath(parentText)
-                query = Query(database: run.database, parent: parent, structured: try StructuredQuery(restJSON: body))
+                query = Query(database: run.database, parent: parent, structured: try RESTJSON.decodeQuery(body))
             } catch {
                 continue  // refused while decoding, before either engine sees it
             }

@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import SecurityRules
 
 /// Reads the request parts of the security-rules conformance cases (their format is in

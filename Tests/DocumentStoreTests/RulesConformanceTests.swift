@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import Foundation
 import SecurityRules
 import Testing
@@ -67,7 +68,7 @@ struct RulesConformanceTests {
                 try store.commit(writes, as: identity)
             case "query":
                 let parentText = try RulesConformanceCase.string(request["parent"])
-                let structured = try StructuredQuery(restJSON: try #require(request["structuredQuery"]))
+                let structured = try RESTJSON.decodeQuery(try #require(request["structuredQuery"]))
                 _ = try store.runQuery(
                     Query(database: database, parent: try ResourcePath(parentText), structured: structured), as: identity)
             case let kind:

@@ -32,11 +32,11 @@ import Testing
             startsWith: "Error: Invalid JSON at line 1, column 2: expected a string key\n", usage: "hearth set")
         expectCleanFailure(
             try sandbox.run(["set", "users/alice", #"{"age": {"intValue": "1"}}"#]), exitCode: 64,
-            startsWith: "Error: Invalid value for field 'age': expected an object with exactly one of",
+            startsWith: "Error: Invalid value for field 'age': unknown key 'intValue'",
             usage: "hearth set")
         expectCleanFailure(
             try sandbox.run(["set", "users/alice", #"{"n": {"integerValue": "9223372036854775808"}}"#]), exitCode: 64,
-            startsWith: "Error: Invalid value for field 'n': integerValue must be a 64-bit integer", usage: "hearth set"
+            startsWith: "Error: Invalid value for field 'n': a number is out of range", usage: "hearth set"
         )
         expectCleanFailure(
             try sandbox.run(["set", "users/alice", "-"], stdin: "[1, 2"), exitCode: 1,

@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import EmulatorServer
 import Foundation
 import Hearth
@@ -84,7 +85,7 @@ struct CacheIndexQueryTests {
 
     static func model(_ json: String, parent: ResourcePath = .root) throws -> DocumentModel.Query {
         DocumentModel.Query(
-            database: database, parent: parent, structured: try StructuredQuery(restJSON: try JSONValue(parsing: json)))
+            database: database, parent: parent, structured: try RESTJSON.decodeQuery(try JSONValue(parsing: json)))
     }
 
     /// The names and fields of a query's answer from `source`, or the error's code.

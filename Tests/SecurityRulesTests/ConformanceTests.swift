@@ -1,4 +1,5 @@
 import DocumentModel
+import FirestoreWire
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 import Foundation
 import SecurityRules
 

@@ -1,5 +1,6 @@
 import DocumentModel
 import DocumentStore
+import FirestoreWire
 
 /// `GET /ui/api/listen?database=projects/{p}/databases/{d}&path={path}`: a listener inside the
 /// server, as the owner, sent as Server-Sent Events. A collection path listens to that

@@ -34,7 +34,7 @@ struct ListenerConsumerTests {
 
     @Test(
         "two tasks iterating one stream during commits each get distinct snapshots whose diffs chain in version order",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(3)))  // 300 commits: over a minute under AddressSanitizer on a loaded machine
     func twoConsumersShareSnapshots() async throws {
         let fixture = try StoreFixture()
         let stream = try fixture.store.listen(to: .query(usersQuery(fixture)))

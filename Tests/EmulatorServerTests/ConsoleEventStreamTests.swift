@@ -134,10 +134,10 @@ import Testing
                 try await Task.sleep(for: .milliseconds(20))
             }
             #expect(server.server.eventStreams.count == 1)
-            // Should the server wait for the stream, the client gives up after 20 s so the test ends.
+            // Should the server wait for the stream, the client gives up after 60 s so the test ends.
             watchdog.withLock {
                 $0 = Task {
-                    try? await Task.sleep(for: .seconds(20))
+                    try? await Task.sleep(for: .seconds(60))
                     if !Task.isCancelled { try? await channel.close() }
                 }
             }
@@ -145,10 +145,11 @@ import Testing
         }
         let elapsed = ContinuousClock.now - stopping.withLock { $0! }
         watchdog.withLock { $0?.cancel() }
-        #expect(elapsed < .seconds(5), "the server took \(elapsed) to stop")
+        // Well before the client's watchdog: the server did not wait for the stream (a stop takes
+        // well under a second; the margin is for a loaded 2-core machine or a sanitizer build).
+        #expect(elapsed < .seconds(30), "the server took \(elapsed) to stop")
         // The server, not the client, closed the connection.
         let channel = try #require(client.withLock { $0 })
         try await channel.closeFuture.get()
-        #expect(elapsed < .seconds(20))
     }
 }

@@ -78,4 +78,9 @@ public final class Firestore: Sendable {
         await sync.terminate()
         if ownsBackend { await backend.shutdown() }
     }
+
+    deinit {
+        // Dropped without `terminate()`: the writer task would keep the engine alive for ever.
+        sync.endWriter()
+    }
 }

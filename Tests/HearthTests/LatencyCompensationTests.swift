@@ -200,7 +200,7 @@ final class SnapshotCollector<Value: Sendable>: Sendable {
         values.withLock { $0.append(value) }
     }
 
-    /// The next value that passes `accept` (skipping the others), within 60 seconds.
+    /// The next value that passes `accept` (skipping the others), within 180 seconds.
     func next(where accept: @escaping @Sendable (Value) -> Bool = { _ in true }) async throws -> Value {
         try await eventually {
             self.values.withLock { values -> Value? in
@@ -214,11 +214,12 @@ final class SnapshotCollector<Value: Sendable>: Sendable {
     }
 }
 
-/// `body`'s value once `done` holds for it, polling for up to 60 seconds.
+/// `body`'s value once `done` holds for it, polling for up to 180 seconds (the whole suite runs
+/// in parallel on 2 cores, so a loaded machine can starve a poll for a minute).
 func eventually<T: Sendable>(
     _ body: @escaping @Sendable () async throws -> T, until done: @escaping @Sendable (T) -> Bool
 ) async throws -> T {
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + .seconds(180)
     while true {
         let value = try await body()
         if done(value) { return value }

@@ -1,9 +1,11 @@
 // CrashWriter: the child process of the crash-recovery test (Tests/DocumentStoreTests/CrashRecoveryTests.swift).
 //
-// Usage: CrashWriter <data-folder> <start-index>
+// Usage: CrashWriter <data-folder> <start-index> [<pause-microseconds>]
 //
 // Opens a DocumentStore in <data-folder> with the default configuration (default durability:
-// no sync on commit) and commits forever, starting at <start-index>. Commit i is one atomic
+// no sync on commit) and commits forever, starting at <start-index>, pausing <pause-microseconds>
+// (default 0) after each commit: a paced writer fills LevelDB's write buffer slowly enough that
+// no memtable flush comes between the log watermark and the kill. Commit i is one atomic
 // commit of four writes:
 //
 //   create crash/<i>-a, crash/<i>-b, crash/<i>-c   fields {index: i, part: "a"|"b"|"c", padding: <bytes>}
@@ -46,8 +48,9 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let start = Int64(arguments[2]), start >= 0 else {
-    fail("usage: CrashWriter <data-folder> <start-index>")
+guard (3...4).contains(arguments.count), let start = Int64(arguments[2]), start >= 0,
+      let pause = arguments.count == 4 ? UInt32(arguments[3]) : 0 else {
+    fail("usage: CrashWriter <data-folder> <start-index> [<pause-microseconds>]")
 }
 let folder = arguments[1]
 
@@ -73,6 +76,7 @@ do {
         writes.append(.set(counter, fields: ["n": .integer(index)]))
         try store.commit(writes)
         emit("committed \(index)")
+        if pause > 0 { usleep(pause) }
         index += 1
     }
 } catch {

@@ -45,9 +45,10 @@ final class EventStreamClient: Sendable {
     }
 
     /// Waits until what was received contains `fragment` (after the first `after` characters),
-    /// failing after `timeout`.
+    /// failing after `timeout`. The default is long because it costs nothing when the text comes:
+    /// the full suite on a loaded 2-core machine once kept a stream's first bytes back past 10 s.
     @discardableResult
-    func wait(for fragment: String, after offset: Int = 0, timeout: Duration = .seconds(10)) async throws -> String {
+    func wait(for fragment: String, after offset: Int = 0, timeout: Duration = .seconds(60)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let text = self.text

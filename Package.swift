@@ -36,7 +36,6 @@ let package = Package(
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "SecurityRules", targets: ["SecurityRules"]),
         .library(name: "FirestoreProto", targets: ["FirestoreProto"]),
-        .library(name: "FirestoreWire", targets: ["FirestoreWire"]),
         .library(name: "EmulatorServer", targets: ["EmulatorServer"]),
         .library(name: "Hearth", targets: ["Hearth"]),
         .library(name: "HearthPersistence", targets: ["HearthPersistence"]),
@@ -92,7 +91,7 @@ let package = Package(
                 "FirestoreProto",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         // Google's export format (LevelDB log files of entities), and import and export of a store.
         .target(name: "FirestoreExport", dependencies: ["DocumentModel", "DocumentStore"], swiftSettings: narrowImports),
@@ -100,6 +99,7 @@ let package = Package(
             name: "EmulatorServer",
             dependencies: [
                 "DocumentModel",
+                "QueryEngine",
                 "DocumentStore",
                 "FirestoreExport",
                 "SecurityRules",
@@ -117,7 +117,7 @@ let package = Package(
             ],
             // The console's page is embedded by scripts/embed-console (Console/ConsoleAssets.swift).
             exclude: ["Console/Assets"],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         // The Swift client API: FirebaseFirestore's names over a remote emulator through gRPC,
         // with a memory cache. It never links LevelDB, the store or the rules engine
@@ -165,19 +165,19 @@ let package = Package(
                 "SecurityRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         .executableTarget(
             name: "CrashWriter",
             dependencies: ["DocumentModel", "DocumentStore"],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         // A client process that queues one write on a persistent cache and exits (Tests/OfflineTests).
-        .executableTarget(name: "OfflineWriter", dependencies: ["Hearth", "HearthPersistence"], swiftSettings: upcoming),
+        .executableTarget(name: "OfflineWriter", dependencies: ["Hearth", "HearthPersistence"], swiftSettings: narrowImports),
         .executableTarget(
             name: "QueryProbe",
             dependencies: ["DocumentModel", "DocumentStore", "FirestoreWire"],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         .executableTarget(
             name: "HearthBenchmarks",
@@ -186,7 +186,7 @@ let package = Package(
                 "Hearth", "HearthPersistence", "HearthEmbedded", "UserService", "HearthTesting", "EmulatorServer",
                 "FirestoreExport",
             ],
-            swiftSettings: upcoming
+            swiftSettings: narrowImports
         ),
         .testTarget(name: "LevelDBTests", dependencies: ["LevelDB"], swiftSettings: upcoming),
         .testTarget(

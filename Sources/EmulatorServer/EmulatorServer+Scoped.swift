@@ -1,4 +1,4 @@
-import DocumentStore
+public import DocumentStore
 
 /// Runs an emulator server for `store` while `body` runs, then shuts it down gracefully and
 /// waits until it has stopped.

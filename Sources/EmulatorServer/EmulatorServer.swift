@@ -1,5 +1,5 @@
 import DocumentModel
-import DocumentStore
+public import DocumentStore
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
 import NIOCore

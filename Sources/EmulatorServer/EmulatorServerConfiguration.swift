@@ -1,4 +1,4 @@
-import FirestoreExport
+package import FirestoreExport
 
 /// How an `EmulatorServer` listens and reports requests.
 ///

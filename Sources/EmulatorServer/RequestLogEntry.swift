@@ -1,4 +1,4 @@
-import DocumentModel
+public import DocumentModel
 
 /// What the server logs for one request: one line with the protocol, method, resource path,
 /// caller, rules outcome and status.

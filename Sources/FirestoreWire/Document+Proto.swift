@@ -1,10 +1,10 @@
-import DocumentModel
-import FirestoreProto
+package import DocumentModel
+package import FirestoreProto
 
 extension Document {
     /// The document as a `google.firestore.v1.Document` message, its fields projected onto
     /// `mask` when one is given.
-    public func proto(mask: [FieldPath]? = nil) -> Google_Firestore_V1_Document {
+    package func proto(mask: [FieldPath]? = nil) -> Google_Firestore_V1_Document {
         var message = Google_Firestore_V1_Document()
         message.name = name.resourceName
         message.fields = (mask.map { fields.projected(onto: $0) } ?? fields).protoFields
@@ -17,7 +17,7 @@ extension Document {
 extension MapValue {
     /// The fields at `paths` (a `DocumentMask`), nested as they are in the document; paths that
     /// are not present are left out.
-    public func projected(onto paths: [FieldPath]) -> MapValue {
+    package func projected(onto paths: [FieldPath]) -> MapValue {
         var result = MapValue()
         for path in paths {
             if let value = value(at: path) { result.setValue(value, at: path) }
@@ -30,7 +30,7 @@ extension Google_Firestore_V1_DocumentMask {
     /// The mask's field paths, parsed from their dotted, back-quoted text.
     ///
     /// - Throws: `FirestoreError.invalidArgument` naming an invalid path.
-    public func fieldPathList() throws -> [FieldPath] {
+    package func fieldPathList() throws -> [FieldPath] {
         try fieldPaths.map { try FieldPath($0) }
     }
 }

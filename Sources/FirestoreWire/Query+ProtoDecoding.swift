@@ -1,5 +1,6 @@
-import DocumentModel
-import FirestoreProto
+package import DocumentModel
+package import FirestoreProto
+import SwiftProtobuf
 
 // Queries from the proto messages the server receives. gRPC requests arrive as these messages
 // and REST bodies are parsed into them by swift-protobuf's JSON mapping, so both APIs accept

@@ -1,5 +1,5 @@
-import DocumentModel
-import FirestoreProto
+package import DocumentModel
+package import FirestoreProto
 import SwiftProtobuf
 
 // Queries as the proto messages a client sends; the server reads them back with
@@ -8,14 +8,14 @@ import SwiftProtobuf
 extension DocumentModel.Query {
     /// The `parent` of a `RunQueryRequest` or `QueryTarget`: the database's `.../documents`, or
     /// a document under it.
-    public var protoParent: String {
+    package var protoParent: String {
         parent.segments.isEmpty ? "\(database.resourceName)/documents" : "\(database.resourceName)/documents/\(parent)"
     }
 }
 
 extension StructuredQuery {
     /// The query as a `google.firestore.v1.StructuredQuery` message.
-    public var proto: Google_Firestore_V1_StructuredQuery {
+    package var proto: Google_Firestore_V1_StructuredQuery {
         var message = Google_Firestore_V1_StructuredQuery()
         if let select {
             message.select.fields = select.map(\.protoReference)
@@ -42,7 +42,7 @@ extension StructuredQuery {
 
 extension FindNearest {
     /// The vector search as a `StructuredQuery.FindNearest` message.
-    public var proto: Google_Firestore_V1_StructuredQuery.FindNearest {
+    package var proto: Google_Firestore_V1_StructuredQuery.FindNearest {
         var message = Google_Firestore_V1_StructuredQuery.FindNearest()
         message.vectorField = vectorField.protoReference
         message.queryVector = queryVector.proto
@@ -62,7 +62,7 @@ extension FindNearest {
 
 extension QueryCursor {
     /// The cursor as a `google.firestore.v1.Cursor` message.
-    public var proto: Google_Firestore_V1_Cursor {
+    package var proto: Google_Firestore_V1_Cursor {
         var message = Google_Firestore_V1_Cursor()
         message.values = values.map(\.proto)
         message.before = before
@@ -72,7 +72,7 @@ extension QueryCursor {
 
 extension QueryFilter {
     /// The filter as a `StructuredQuery.Filter` message.
-    public var proto: Google_Firestore_V1_StructuredQuery.Filter {
+    package var proto: Google_Firestore_V1_StructuredQuery.Filter {
         var message = Google_Firestore_V1_StructuredQuery.Filter()
         switch self {
         case .field(let path, let op, let value):
@@ -121,7 +121,7 @@ extension QueryFilter.FieldOperator {
 extension AggregationQuery {
     /// The aggregations as a `google.firestore.v1.StructuredAggregationQuery` message (its
     /// query's parent goes in the request).
-    public var proto: Google_Firestore_V1_StructuredAggregationQuery {
+    package var proto: Google_Firestore_V1_StructuredAggregationQuery {
         var message = Google_Firestore_V1_StructuredAggregationQuery()
         message.structuredQuery = query.structured.proto
         message.aggregations = aggregations.map { aggregation in
@@ -149,7 +149,7 @@ extension AggregationQuery {
 
 extension DocumentModel.FieldPath {
     /// The path as a `FieldReference` (its dotted, back-quoted text).
-    public var protoReference: Google_Firestore_V1_StructuredQuery.FieldReference {
+    package var protoReference: Google_Firestore_V1_StructuredQuery.FieldReference {
         var reference = Google_Firestore_V1_StructuredQuery.FieldReference()
         reference.fieldPath = description
         return reference

@@ -1,5 +1,5 @@
-import DocumentModel
-import FirestoreProto
+package import DocumentModel
+package import FirestoreProto
 import SwiftProtobuf
 
 extension RESTJSON {

@@ -1,5 +1,5 @@
-import DocumentModel
-import FirestoreProto
+package import DocumentModel
+package import FirestoreProto
 import SwiftProtobuf
 
 /// Firestore's REST JSON of values and documents: the proto3 JSON mapping of

@@ -1,4 +1,4 @@
-import DocumentModel
+package import DocumentModel
 
 /// Parses the resource names of requests, with Google's emulator's messages:
 /// `Document name "foo" lacks "projects" at index 0.`
@@ -6,9 +6,9 @@ import DocumentModel
 /// - Database: `projects/{project}/databases/{database}`.
 /// - Document: `projects/{project}/databases/{database}/documents/{path}`, an even number of ids.
 /// - Parent (of a collection): the database's `.../documents`, or a document name.
-public enum ResourceName {
+package enum ResourceName {
     /// A database name.
-    public static func database(_ text: String) throws -> DatabaseID {
+    package static func database(_ text: String) throws -> DatabaseID {
         var scanner = Scanner(text, kind: "Database name")
         let database = try scanner.databaseID()
         guard scanner.isAtEnd else { throw scanner.failure("has extra characters") }
@@ -16,7 +16,7 @@ public enum ResourceName {
     }
 
     /// A document name.
-    public static func document(_ text: String) throws -> DocumentName {
+    package static func document(_ text: String) throws -> DocumentName {
         var scanner = Scanner(text, kind: "Document name")
         let database = try scanner.databaseID()
         try scanner.expect("/")
@@ -30,7 +30,7 @@ public enum ResourceName {
     }
 
     /// The parent of a collection: the database root or a document.
-    public static func parent(_ text: String) throws -> (database: DatabaseID, path: ResourcePath) {
+    package static func parent(_ text: String) throws -> (database: DatabaseID, path: ResourcePath) {
         var scanner = Scanner(text, kind: "Document parent name")
         let database = try scanner.databaseID()
         try scanner.expect("/")

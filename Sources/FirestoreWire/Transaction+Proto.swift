@@ -1,6 +1,6 @@
-import DocumentModel
-import FirestoreProto
-import Foundation
+package import DocumentModel
+package import FirestoreProto
+package import Foundation
 
 extension TransactionOptions {
     /// Decodes proto `TransactionOptions`; with no mode, a read-write transaction.

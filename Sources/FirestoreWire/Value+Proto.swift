@@ -1,6 +1,6 @@
-import DocumentModel
+package import DocumentModel
 import Foundation
-import FirestoreProto
+package import FirestoreProto
 import SwiftProtobuf
 
 extension Value {
@@ -8,7 +8,7 @@ extension Value {
     ///
     /// - Throws: `FirestoreError.invalidArgument` for a message with no value type, the pipeline
     ///   value types (which documents cannot hold), a malformed reference, timestamp or geo point.
-    public init(proto: Google_Firestore_V1_Value) throws {
+    package init(proto: Google_Firestore_V1_Value) throws {
         switch proto.valueType {
         case nil:
             throw FirestoreError.invalidArgument("Cannot convert firestore.v1.Value with type unset.")
@@ -30,7 +30,7 @@ extension Value {
     }
 
     /// The value as a `google.firestore.v1.Value` message.
-    public var proto: Google_Firestore_V1_Value {
+    package var proto: Google_Firestore_V1_Value {
         var message = Google_Firestore_V1_Value()
         switch self {
         case .null: message.nullValue = .nullValue
@@ -61,12 +61,12 @@ extension Value {
 
 extension MapValue {
     /// The fields of a proto map (`map<string, Value>`).
-    public init(proto fields: [String: Google_Firestore_V1_Value]) throws {
+    package init(proto fields: [String: Google_Firestore_V1_Value]) throws {
         self.init(uniqueKeysWithValues: try fields.map { ($0.key, try Value(proto: $0.value)) })
     }
 
     /// The fields as a proto map.
-    public var protoFields: [String: Google_Firestore_V1_Value] {
+    package var protoFields: [String: Google_Firestore_V1_Value] {
         var result: [String: Google_Firestore_V1_Value] = [:]
         result.reserveCapacity(count)
         for entry in self { result[entry.key] = entry.value.proto }

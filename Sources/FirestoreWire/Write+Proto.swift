@@ -1,5 +1,5 @@
-import DocumentModel
-import FirestoreProto
+package import DocumentModel
+package import FirestoreProto
 
 // Writes both ways: the server decodes them, the client's remote backend encodes them.
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentModel
 import DocumentStore
 import FirestoreExport
 import Foundation

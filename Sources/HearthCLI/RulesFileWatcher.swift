@@ -1,5 +1,15 @@
 import EmulatorServer
 import Foundation
+import SecurityRules
+
+#if canImport(Darwin)
+import Darwin
+#else
+// `stat` and its fields: on Linux the compiler attributes the C struct to Foundation's
+// CoreFoundation module (which includes the same header first), so MemberImportVisibility asks for it.
+import CoreFoundation
+import Glibc
+#endif
 
 /// The security rules file of `hearth start` and `hearth exec`: loaded before the server
 /// listens, then watched (its modification time polled every 250 ms) and reloaded into the

@@ -1,6 +1,6 @@
 import DocumentModel
-public import Foundation
-public import Hearth
+import Foundation
+import Hearth
 
 /// The security rules a `RulesTestEnvironment` runs with: a rules file, or rules as text.
 ///

@@ -1,19 +1,19 @@
-public import DocumentModel
+package import DocumentModel
 
 /// One commit, as the change feed publishes it: after it is durable, once, in commit order.
-public struct CommitEvent: Sendable {
+package struct CommitEvent: Sendable {
     /// The commit's version, also its resume token.
-    public let version: Int64
+    package let version: Int64
     /// The documents the commit changed, with their state before and after it.
-    public let changes: [DocumentChangeRecord]
+    package let changes: [DocumentChangeRecord]
 
     /// The commit time.
-    public var commitTime: Timestamp { Timestamp(microsecondsSinceEpoch: version) }
+    package var commitTime: Timestamp { Timestamp(microsecondsSinceEpoch: version) }
 }
 
 /// A document's state before and after one commit (`nil`: missing).
-public struct DocumentChangeRecord: Sendable {
-    public let name: DocumentName
-    public let before: Document?
-    public let after: Document?
+package struct DocumentChangeRecord: Sendable {
+    package let name: DocumentName
+    package let before: Document?
+    package let after: Document?
 }

@@ -2,6 +2,7 @@ import DocumentModel
 import DocumentStore
 import FirestoreExport
 import Foundation
+import NIOHTTP1
 
 /// The emulator's export endpoint, answered as Google's emulator answers it:
 /// `POST /emulator/v1/projects/{p}:export` with

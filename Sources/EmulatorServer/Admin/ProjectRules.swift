@@ -1,5 +1,5 @@
 import DocumentStore
-import SecurityRules
+package import SecurityRules
 import Synchronization
 
 /// The server's security rules files, as Google's emulator takes them: the server's rules file

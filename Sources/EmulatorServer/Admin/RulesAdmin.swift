@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import NIOHTTP1
 import SecurityRules
 
 /// The emulator's security-rules admin endpoints, answered as Google's emulator answers them:

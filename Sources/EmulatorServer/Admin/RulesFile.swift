@@ -1,5 +1,5 @@
 import Foundation
-import SecurityRules
+public import SecurityRules
 
 /// A security rules file for the emulator: its text and the name its diagnostics and coverage
 /// reports use.

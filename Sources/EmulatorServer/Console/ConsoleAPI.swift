@@ -1,4 +1,5 @@
 import DocumentModel
+import DocumentStore
 import FirestoreWire
 import NIOHTTP1
 

@@ -1,3 +1,4 @@
+import NIOHTTP1
 /// The console's page files (`ConsoleAssets`, generated from Console/Assets), as responses
 /// encoded once.
 enum ConsolePage {

@@ -1,6 +1,8 @@
 import DocumentModel
 import DocumentStore
+import FirestoreExport
 import FirestoreProto
+import NIOHTTP1
 import SwiftProtobuf
 
 /// Firestore's REST v1 API and the emulator's admin endpoints over HTTP/1.1: routes a request

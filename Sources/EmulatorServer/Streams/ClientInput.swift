@@ -1,3 +1,4 @@
+import DocumentModel
 import GRPCCore
 
 /// What a bidirectional stream hears from its client.

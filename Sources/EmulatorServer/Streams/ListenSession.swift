@@ -4,6 +4,7 @@ import FirestoreProto
 import FirestoreWire
 import Foundation
 import GRPCCore
+import QueryEngine
 import SecurityRules
 
 /// One `Listen` stream: adds and removes the client's targets, each backed by store listeners

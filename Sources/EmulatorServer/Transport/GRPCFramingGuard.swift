@@ -1,3 +1,4 @@
+import DocumentModel
 import NIOCore
 import NIOHPACK
 import NIOHTTP2

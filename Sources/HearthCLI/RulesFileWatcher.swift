@@ -8,7 +8,6 @@ import Darwin
 // `stat` and its fields: on Linux the compiler attributes the C struct to Foundation's
 // CoreFoundation module (which includes the same header first), so MemberImportVisibility asks for it.
 import CoreFoundation
-import Glibc
 #endif
 
 /// The security rules file of `hearth start` and `hearth exec`: loaded before the server

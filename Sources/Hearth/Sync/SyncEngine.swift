@@ -72,9 +72,7 @@ final class SyncEngine: Sendable {
     func terminate() async {
         let (views, waiters, drains) = state.withLock { state in
             state.isTerminated = true
-            state.writerKicked = true
-            state.writerWake?.resume()
-            state.writerWake = nil
+            kickWriter(&state)
             defer {
                 state.views = [:]
                 state.acknowledgementWaiters = [:]
@@ -105,9 +103,7 @@ final class SyncEngine: Sendable {
     func endWriter() {
         state.withLock { state in
             state.isTerminated = true
-            state.writerKicked = true
-            state.writerWake?.resume()
-            state.writerWake = nil
+            kickWriter(&state)
         }
         writer.withLock { $0?.cancel() }
     }

@@ -18,6 +18,12 @@ enum RulesBenchmark {
         let noOpMedianNanoseconds: Double
         /// Whether the measured request was allowed (a benchmark of the wrong verdict is void).
         let allowed: Bool
+        /// The median time of the same decision by the same rules recording coverage, as the
+        /// server's rulesets do, in nanoseconds.
+        let coverageMedianNanoseconds: Double
+
+        /// How many decisions without coverage one decision recording it costs.
+        var coverageRatio: Double { coverageMedianNanoseconds / max(medianNanoseconds, 1) }
 
         /// How many no-op decisions one decision costs.
         var ratio: Double { medianNanoseconds / max(noOpMedianNanoseconds, 1) }
@@ -26,7 +32,9 @@ enum RulesBenchmark {
             let median = (medianNanoseconds * 10).rounded() / 10
             let noOp = (noOpMedianNanoseconds * 10).rounded() / 10
             let ratio = (self.ratio * 100).rounded() / 100
-            return "median \(median) ns per decision (allowed: \(allowed)); no-op \(noOp) ns; ratio \(ratio)"
+            let coverage = (coverageMedianNanoseconds * 10).rounded() / 10
+            return "median \(median) ns per decision (allowed: \(allowed)); no-op \(noOp) ns; ratio \(ratio); "
+                + "recording coverage \(coverage) ns"
         }
     }
 
@@ -71,7 +79,8 @@ enum RulesBenchmark {
 
     /// Times the creation of a user profile (`users/alice`, with the fields of the profile
     /// service: uid, email, displayName, photoURL, createdAt and updatedAt at the request time)
-    /// under `rulesSource`, such as the project's `rules/firestore.rules`.
+    /// under `rulesSource`, such as the project's `rules/firestore.rules`, beside a no-op
+    /// decision and the same rules recording coverage.
     ///
     /// - Throws: ``RulesCompilationError`` if the rules do not compile.
     static func profileCreate(rulesSource: String, samples: Int = 401, batch: Int = 200) throws -> Result {
@@ -85,10 +94,16 @@ enum RulesBenchmark {
                   }
                 }
                 """)
+        let recording = try Ruleset(source: rulesSource, options: .init(recordsCoverage: true))
         let request = try profileCreateRequest()
-        let result = measureInterleaved([ruleset, noOp], request, lookup: NoDocuments(), samples: samples, batch: batch)
+        let result = measureInterleaved(
+            [ruleset, noOp, recording], request, lookup: NoDocuments(), samples: samples, batch: batch)
+        guard result.allowed[2] == result.allowed[0] else {
+            throw BenchmarkError("the rules recording coverage gave another verdict")
+        }
         return Result(
-            medianNanoseconds: result.medians[0], noOpMedianNanoseconds: result.medians[1], allowed: result.allowed[0])
+            medianNanoseconds: result.medians[0], noOpMedianNanoseconds: result.medians[1], allowed: result.allowed[0],
+            coverageMedianNanoseconds: result.medians[2])
     }
 
     /// The request `profileCreate` decides.

@@ -16,4 +16,6 @@ func runRulesDecision(rulesFile: String) throws {
         + "\(result.medianNanoseconds <= 2000 ? "PASS" : "FAIL"))")
     print("  no-op decision (allow create: if true) \(formatted(result.noOpMedianNanoseconds, 1)) ns; "
         + "ratio \(formatted(result.ratio, 2))")
+    print("  recording coverage (as the server's rulesets do) \(formatted(result.coverageMedianNanoseconds, 1)) ns "
+        + "per decision; \(formatted(result.coverageRatio, 1))x the decision without")
 }

@@ -120,9 +120,11 @@ struct TransactionTests {
             try await store.commit([.set(try fixture.name("settings/user\(index)"), fields: ["limit": 10])],
                                    transaction: transaction)
         }
-        let started = ContinuousClock.now
+        // Were a committed reader still holding its shared lock, this commit would wait out the
+        // lock wait and fail with ABORTED ("Transaction lock timeout"); it is not timed, since a
+        // sanitizer build on a busy machine can take half a second for the commit alone.
         try await store.commitWaitingForLocks([.set(config, fields: ["limit": 20])])
-        #expect(ContinuousClock.now - started < .milliseconds(500), "the committed readers hold no lock")
+        #expect(try store.document(config)?.fields["limit"] == 20)
     }
 
     @Test("lost update: two read-modify-writes of one document deadlock; the younger aborts at its commit")

@@ -204,4 +204,31 @@ import Testing
         #expect(text.hasPrefix(#"{"rules":{"files":[{"content":"rules_version = '2';\nservice cloud.firestore {\n"#))
         #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) is [String: Any])
     }
+
+    /// Repeats are told apart by a fingerprint, not by writing JSON, and counted as the report
+    /// shows them: values it shows alike count as one, even when they differ past the value
+    /// budget; values it shows apart stay apart (an integer and a float, 0.0 and -0.0, a map
+    /// whose key and value split the same characters differently).
+    @Test func repeatsAreCountedAsTheReportShowsThem() throws {
+        let ruleset = try Fixture.ruleset(
+            Fixture.rules("    match /t/{id} { allow create: if request.resource.data.v != null; }"), coverage: true)
+        let long = String(repeating: "x", count: 5000)
+        let values: [Value] = [
+            .integer(1), .integer(1), .double(1), .double(0), .double(-0.0), .string(long + "a"), .string(long + "b"),
+            .map(["ab": "c"]), .map(["a": "bc"]),
+        ]
+        for value in values {
+            #expect(ruleset.evaluate(Fixture.request(.create, "t/x", newData: ["v": value])).allowed)
+        }
+        let text = try #require(ruleset.coverage).jsonReport()
+        #expect(text.contains(#"{"value":{"intValue":"1"},"count":2}"#), "\(text)")
+        #expect(text.contains(#"{"value":{"floatValue":1.0},"count":1}"#))
+        #expect(text.contains(#"{"value":{"floatValue":0.0},"count":1}"#))
+        #expect(text.contains(#"{"value":{"floatValue":-0.0},"count":1}"#))
+        let cut = #"{"value":{"stringValue":""# + String(repeating: "x", count: CoverageJSON.valueBudget) + #""},"count":"#
+        #expect(text.contains(cut + "2}"))
+        #expect(!text.contains(cut + "1}"))
+        #expect(text.contains(#"{"value":{"mapValue":{"fields":{"ab":{"stringValue":"c"}}}},"count":1}"#))
+        #expect(text.contains(#"{"value":{"mapValue":{"fields":{"a":{"stringValue":"bc"}}}},"count":1}"#))
+    }
 }

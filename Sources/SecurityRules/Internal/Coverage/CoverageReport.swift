@@ -17,15 +17,15 @@ struct CoverageReport {
             writer.beginObject()
             writer.key("sourcePosition")
             CoverageJSON.writePosition(entry.span, source: store.source, to: &writer)
-            if !entryStats.order.isEmpty || entryStats.otherValues > 0 {
+            if !entryStats.kept.isEmpty || entryStats.otherValues > 0 {
                 writer.key("values")
                 writer.beginArray()
-                for value in entryStats.order {
+                for (json, count) in entryStats.valuesByJSON {
                     writer.beginObject()
                     writer.key("value")
-                    writer.fragment(value.json)
+                    writer.fragment(json)
                     writer.key("count")
-                    writer.number(entryStats.values[value] ?? 0)
+                    writer.number(count)
                     writer.endObject()
                 }
                 if entryStats.otherValues > 0 {

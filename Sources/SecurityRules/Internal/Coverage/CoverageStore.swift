@@ -1,8 +1,7 @@
 import Synchronization
 
-/// A value as coverage counts it: in the JSON form Google's emulator reports, so equal values
-/// merge.
-struct CoverageValue: Hashable, Sendable {
+/// A value as the coverage report shows it: its JSON form, as Google's emulator reports it.
+struct CoverageValue: Sendable {
     /// The JSON of the `value` member, such as `{"boolValue":true}`.
     let json: String
     /// The outcome class, for the HTML report.
@@ -16,16 +15,56 @@ struct CoverageValue: Hashable, Sendable {
 /// The thread-safe counters of a ruleset's coverage.
 ///
 /// Memory stays bounded: each expression keeps at most `distinctValueLimit` distinct values;
-/// further distinct values are counted together as `otherValues`.
+/// further distinct values are counted together as `otherValues`. Values are told apart by
+/// `CoverageKey`, and only the kept ones are written as JSON.
 final class CoverageStore: Sendable {
     struct Stats: Sendable {
-        var values: [CoverageValue: Int] = [:]
-        var order: [CoverageValue] = []
+        /// How often each kept value was seen.
+        var counts: [CoverageKey: Int] = [:]
+        /// The kept values in the order first seen, with their JSON.
+        var kept: [(key: CoverageKey, value: CoverageValue)] = []
         var otherValues = 0
         var trueCount = 0
         var falseCount = 0
         var errorCount = 0
         var evaluations = 0
+
+        /// Counts one value; `describe` gives its JSON the first time it is kept. (Called on
+        /// the element in place, so the dictionaries are not copied.)
+        mutating func count(_ key: CoverageKey, describe: () -> CoverageValue) {
+            switch key.outcome {
+            case .true: trueCount += 1
+            case .false: falseCount += 1
+            case .error: errorCount += 1
+            case .skipped, .value: break
+            }
+            if key.outcome != .skipped { evaluations += 1 }
+            if let count = counts[key] {
+                counts[key] = count + 1
+            } else if kept.count < CoverageStore.distinctValueLimit {
+                counts[key] = 1
+                kept.append((key, describe()))
+            } else {
+                otherValues += 1
+            }
+        }
+
+        /// The kept values with their counts, values of equal JSON merged (their keys differ
+        /// when they differ beyond what the JSON shows).
+        var valuesByJSON: [(json: String, count: Int)] {
+            var merged: [(json: String, count: Int)] = []
+            var indexByJSON: [String: Int] = [:]
+            for (key, value) in kept {
+                let count = counts[key] ?? 0
+                if let index = indexByJSON[value.json] {
+                    merged[index].count += count
+                } else {
+                    indexByJSON[value.json] = merged.count
+                    merged.append((value.json, count))
+                }
+            }
+            return merged
+        }
     }
 
     static let distinctValueLimit = 16
@@ -48,35 +87,28 @@ final class CoverageStore: Sendable {
         stats.withLock { $0 }
     }
 
-    /// Merges one evaluation's events.
+    /// Merges one evaluation's events. Keys are computed before taking the lock; the JSON of a
+    /// value is written under it, only the first time the value is kept (at most
+    /// `distinctValueLimit` times per expression until a reset).
     func merge(_ buffer: CoverageBuffer) {
         guard !buffer.events.isEmpty else { return }
-        let converted = buffer.events.map { event -> (Int32, CoverageValue) in
+        let keys = buffer.events.map { event -> CoverageKey in
             switch event.event {
-            case .skipped: return (event.id, CoverageValue(json: "{}", outcome: .skipped))
-            case .value(let value): return (event.id, CoverageJSON.coverageValue(value, source: source, errorSpans: table.errorSpans))
+            case .skipped: CoverageKey.skipped
+            case .value(let value): CoverageKey(value, errorSpans: table.errorSpans)
             }
         }
         stats.withLock { all in
-            for (id, value) in converted {
-                var entry = all[Int(id)]
-                switch value.outcome {
-                case .true: entry.trueCount += 1
-                case .false: entry.falseCount += 1
-                case .error: entry.errorCount += 1
-                case .skipped, .value: break
-                }
-                if value.outcome != .skipped { entry.evaluations += 1 }
-                if let count = entry.values[value] {
-                    entry.values[value] = count + 1
-                } else if entry.order.count < CoverageStore.distinctValueLimit {
-                    entry.values[value] = 1
-                    entry.order.append(value)
-                } else {
-                    entry.otherValues += 1
-                }
-                all[Int(id)] = entry
+            for (event, key) in zip(buffer.events, keys) {
+                all[Int(event.id)].count(key) { coverageValue(of: event.event) }
             }
+        }
+    }
+
+    private func coverageValue(of event: CoverageBuffer.Event) -> CoverageValue {
+        switch event {
+        case .skipped: CoverageValue(json: "{}", outcome: .skipped)
+        case .value(let value): CoverageJSON.coverageValue(value, source: source, errorSpans: table.errorSpans)
         }
     }
 }

@@ -46,6 +46,26 @@ struct CoverageKey: Hashable, Sendable {
         }
     }
 
+    /// The keys of one evaluation's events. A map several expressions record (`request`,
+    /// `request.resource.data`, read by several conditions) is one object, walked once.
+    static func keys(of buffer: CoverageBuffer, errorSpans: [SourceSpan: SourceSpan]) -> [CoverageKey] {
+        var keysOfMaps: [ObjectIdentifier: CoverageKey] = [:]
+        return buffer.events.map { event in
+            switch event.event {
+            case .skipped:
+                return .skipped
+            case .value(.map(let map)):
+                // The buffer holds the map, so its identifier is not reused during this call.
+                if let known = keysOfMaps[ObjectIdentifier(map)] { return known }
+                let key = CoverageKey(.map(map), errorSpans: errorSpans)
+                keysOfMaps[ObjectIdentifier(map)] = key
+                return key
+            case .value(let value):
+                return CoverageKey(value, errorSpans: errorSpans)
+            }
+        }
+    }
+
     init(fingerprint: Int, outcome: CoverageValue.Outcome) {
         self.fingerprint = fingerprint
         self.outcome = outcome

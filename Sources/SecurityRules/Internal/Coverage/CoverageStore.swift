@@ -92,12 +92,7 @@ final class CoverageStore: Sendable {
     /// `distinctValueLimit` times per expression until a reset).
     func merge(_ buffer: CoverageBuffer) {
         guard !buffer.events.isEmpty else { return }
-        let keys = buffer.events.map { event -> CoverageKey in
-            switch event.event {
-            case .skipped: CoverageKey.skipped
-            case .value(let value): CoverageKey(value, errorSpans: table.errorSpans)
-            }
-        }
+        let keys = CoverageKey.keys(of: buffer, errorSpans: table.errorSpans)
         stats.withLock { all in
             for (event, key) in zip(buffer.events, keys) {
                 all[Int(event.id)].count(key) { coverageValue(of: event.event) }

@@ -142,6 +142,19 @@ package enum StorageKeys {
     /// The prefix of the whole expiry queue.
     package static let expiryPrefix: [UInt8] = [Table.expiry.rawValue]
 
+    /// The name in a documents-table key known to begin with `databasePrefix(database)`, which
+    /// is `prefixLength` bytes long: only the path is decoded (a scan's keys share the prefix).
+    package static func decodeVersionKey(
+        _ bytes: [UInt8], in database: DatabaseID, prefixLength: Int
+    ) throws -> DocumentName {
+        var reader = OrderedKeyReader(bytes, offset: prefixLength)
+        let path = try reader.readPath()
+        guard let name = try? DocumentName(database, path) else {
+            throw FirestoreError(.dataLoss, "Stored key names no valid document: \(path)")
+        }
+        return name
+    }
+
     /// Decodes a documents-table key into the document's name and version.
     package static func decodeVersionKey(_ bytes: [UInt8]) throws -> (name: DocumentName, version: Int64) {
         var reader = OrderedKeyReader(bytes)

@@ -9,10 +9,11 @@ import LevelDB
 ///
 /// The documents table is ordered by encoded path (a document's versions come before the
 /// documents of its subcollections), so the scan starts at the lower bound and stops at the
-/// upper one. Each document costs two seeks: one to its version at the read version, one past
-/// it (past its older versions into its subcollections when the scope descends, past its whole
-/// subtree when it does not). Without `readsDocuments` (a count) a version is only checked to be
-/// live, not decoded.
+/// upper one. The cursor steps from key to key, and seeks only to skip: to a document's version
+/// at the read version when its newest is newer, past its older versions when it has some, and
+/// past the subtree of a document that has subcollections the scope does not descend into. A
+/// document with one version at or before the read version, and no subcollections, costs no
+/// seek. Without `readsDocuments` (a count) a version is only checked to be live, not decoded.
 final class DocumentScanSource: CandidateSource {
     private let reader: SnapshotReader
     private let scope: QueryScope
@@ -38,7 +39,7 @@ final class DocumentScanSource: CandidateSource {
     func next() throws -> Candidate? {
         while cursor.isValid, cursor.keyHasPrefix(prefix) {
             let key = cursor.key
-            let (name, _) = try StorageKeys.decodeVersionKey(key)
+            let name = try StorageKeys.decodeVersionKey(key, in: scope.database, prefixLength: databasePrefix.count)
             let depth = scope.parent.segments.count + 2
             if !scope.allDescendants, name.path.segments.count > depth {
                 // Below a document of the scope's depth: skip that document's whole subtree.
@@ -62,7 +63,11 @@ final class DocumentScanSource: CandidateSource {
             }
             var candidate: Candidate?
             if scope.contains(name.path) {
-                cursor.seek(to: versions + readVersion)
+                // The cursor is on the newest version (versions sort newest first); it is the one
+                // to read unless it is newer than the read version.
+                if key.suffix(8).lexicographicallyPrecedes(readVersion) {
+                    cursor.seek(to: versions + readVersion)
+                }
                 if cursor.isValid, cursor.keyHasPrefix(versions) {
                     candidate = try cursor.withValue { stored in
                         if readsDocuments {
@@ -72,11 +77,11 @@ final class DocumentScanSource: CandidateSource {
                     }
                 }
             }
-            if scope.allDescendants || name.path.segments.count < depth {
-                // Past this document's older versions, into its subcollections.
+            // Past this document's older versions, to the next document or into its
+            // subcollections (which the loop skips when the scope does not descend).
+            if cursor.isValid, cursor.keyHasPrefix(versions) { cursor.next() }
+            if cursor.isValid, cursor.keyHasPrefix(versions) {
                 cursor.seek(to: KeyRange.successor(ofPrefix: versions) ?? [0xFF])
-            } else {
-                skipSubtree(of: name.path.segments)
             }
             if let candidate { return candidate }
         }

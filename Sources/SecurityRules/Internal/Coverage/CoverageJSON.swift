@@ -71,7 +71,8 @@ enum CoverageJSON {
 
     /// Writes an `ExpressionValue`, counting what it writes (each value with what it contains)
     /// against `budget`; once the budget is spent, lists and maps end early, and values left
-    /// are `{"truncated":true}`.
+    /// are `{"truncated":true}`. `CoverageKey` walks values the same way to tell them apart
+    /// without writing them: a change to what this writes changes it too.
     static func write(_ value: RValue, to writer: inout JSONWriter, budget: inout Int) {
         writer.beginObject()
         guard budget > 0 else {

@@ -1,6 +1,7 @@
 package import DocumentModel
 import LevelDB
 import QueryEngine
+import Foundation
 
 /// Writes the documents of one bulk load (`DocumentStore.bulkLoad`): each document's new
 /// version at the load's commit version, with its expiry-queue and index changes, into write
@@ -9,7 +10,9 @@ import QueryEngine
 /// Per document it does what a commit of a `set` does, without a commit's per-write machinery:
 /// the fields are checked as a commit checks them, the current version is read only when the
 /// presence filter says the document may exist, and the document and index keys are built in
-/// reused buffers straight into the batch.
+/// reused buffers straight into the batch. The index keys of new documents are held back and
+/// sorted (`IndexKeySorter`), and written in key order when the documents are all added
+/// (`finish()`): LevelDB then appends them instead of compacting them level after level.
 package struct BulkLoader {
     private let store: DocumentStore
     /// The database documents go into.
@@ -34,8 +37,13 @@ package struct BulkLoader {
     private let keyScratch = KeyScratch()
     /// What the batch changes, kept only while transactions hold locks (to abort them).
     private var changes: [DocumentChangeRecord] = []
+    /// The index keys of the documents this load created, not yet written.
+    private let createdIndexKeys: IndexKeySorter
 
-    init(store: DocumentStore, database: DatabaseID, version: Int64, indexGroups: IndexGroupCatalog, batchBytes: Int) {
+    init(
+        store: DocumentStore, database: DatabaseID, version: Int64, indexGroups: IndexGroupCatalog, batchBytes: Int,
+        sortBytes: Int
+    ) {
         self.store = store
         self.database = database
         self.version = version
@@ -44,6 +52,7 @@ package struct BulkLoader {
         databasePrefix = StorageKeys.databasePrefix(database).bytes
         versionSuffix = StorageKeys.descending(version)
         cursor = LazyCursor(store.database)
+        createdIndexKeys = IndexKeySorter(folder: store.path, memoryBytes: sortBytes)
     }
 
     /// Adds the document `name` (in the load's database) with `fields`, as a `set` would:
@@ -89,9 +98,19 @@ package struct BulkLoader {
         prefix.withUnsafeBytes { keyScratch.appendRaw($0) }
         versionSuffix.withUnsafeBytes { keyScratch.appendRaw($0) }
         keyScratch.withBytes { key in documentScratch.withBytes { batch.put(key, $0) } }
-        IndexEntries.update(
-            batch, before: before, after: document, path: prefix[databasePrefix.count...], groups: &indexGroups,
-            scratch: keyScratch)
+        let path = prefix[databasePrefix.count...]
+        if let before {
+            // Added earlier in this load: its held-back keys go first, so the update can delete them.
+            if ours { try writeCreatedIndexKeys() }
+            IndexEntries.update(
+                batch, before: before, after: document, path: path, groups: &indexGroups, scratch: keyScratch)
+        } else {
+            try Self.sortingIndexKeys(in: store.path) {
+                try IndexEntries.forEachKey(
+                    ofCreated: document, path: path, groups: &indexGroups, recordingIn: batch, scratch: keyScratch
+                ) { try createdIndexKeys.add($0) }
+            }
+        }
         if current == nil { store.presence.insert(keyPrefixes: CollectionOfOne(prefix)) }
         if store.transactions.mayConflict {
             changes.append(DocumentChangeRecord(name: name, before: before, after: document))
@@ -161,6 +180,43 @@ package struct BulkLoader {
         var reader = OrderedKeyReader(cursor.key, offset: prefix.count)
         let version = try reader.readDescendingInt64()
         return (version, try cursor.withValue { try StoredVersion.decode($0, name: name) })
+    }
+
+    /// Writes what is not written yet: the batch, then the held-back index keys in key order
+    /// (none of it published).
+    mutating func finish() throws {
+        try flush()
+        try writeCreatedIndexKeys()
+    }
+
+    /// Writes the batch and the index keys held back so far, in key order, in batches.
+    private mutating func writeCreatedIndexKeys() throws {
+        try flush()
+        guard !createdIndexKeys.isEmpty else { return }
+        try Self.sortingIndexKeys(in: store.path) {
+            try createdIndexKeys.drain { key in
+                batch.put(key, UnsafeRawBufferPointer(start: nil, count: 0))
+                if batch.byteCount >= batchBytes { try flush() }
+            }
+        }
+        try flush()
+    }
+
+    /// Runs `body`, reporting a failure of the sort's temporary file (in the data folder `path`)
+    /// as a `FirestoreError`: RESOURCE_EXHAUSTED when the disk is full.
+    private static func sortingIndexKeys<R>(in path: String, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as FirestoreError {
+            throw error
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || underlying?.code == Int(ENOSPC)
+            throw FirestoreError(
+                full ? .resourceExhausted : .internal,
+                "A bulk load could not sort its index keys in a temporary file in data folder '\(path)'"
+                    + "\(full ? ": the disk is full" : ""): \(error.localizedDescription)")
+        }
     }
 
     /// Writes the batch (not published: readers see it only once the load's last batch is

@@ -7,6 +7,10 @@ extension DocumentStore {
     /// index entries).
     package static let bulkLoadBatchBytes = 1 << 20
 
+    /// The bytes of index keys a bulk load sorts in memory before it spills a sorted run to a
+    /// temporary file (`IndexKeySorter`).
+    package static let bulkLoadSortBytes = 32 << 20
+
     /// Loads any number of documents into `database` as one commit, all or nothing, in constant
     /// memory: what an import does.
     ///
@@ -15,7 +19,9 @@ extension DocumentStore {
     /// until `produce` returns and the last batch is written; if `produce` or a write throws, or
     /// the process dies (a crash, SIGKILL), what the load wrote is deleted again (at once, or
     /// when the store next opens; see `BulkLoadMarker`) and the database is as it was.
-    /// `replacing` deletes the database's documents first, in the same commit.
+    /// `replacing` deletes the database's documents first, in the same commit. The index keys
+    /// of the documents it creates are written last, in key order (sorted in `sortBytes` of
+    /// memory, beyond that in a temporary file in the data folder that no crash leaves behind).
     ///
     /// The commit lock is held throughout: other commits wait for the load (reads do not).
     /// Transactions holding locks on what it changes are aborted, as by `commit(_:)`. Load a
@@ -35,7 +41,7 @@ extension DocumentStore {
     @discardableResult
     package func bulkLoad(
         into database: DatabaseID, replacing: Bool, batchBytes: Int = bulkLoadBatchBytes,
-        _ produce: (inout BulkLoader) throws -> Void
+        sortBytes: Int = bulkLoadSortBytes, _ produce: (inout BulkLoader) throws -> Void
     ) throws -> Timestamp {
         try commitState.withLock { state in
             try resumeWritesIfStopped(&state)
@@ -54,12 +60,12 @@ extension DocumentStore {
             }
             var loader = BulkLoader(
                 store: self, database: database, version: version, indexGroups: state.indexGroups,
-                batchBytes: batchBytes)
+                batchBytes: batchBytes, sortBytes: sortBytes)
             do {
                 // (No closure may hold both `produce` and `state`: the state would join the caller's region.)
                 if replacing { try loader.deleteEveryDocument() }
                 try produce(&loader)
-                try loader.flush()
+                try loader.finish()
                 state.indexGroups = loader.indexGroups
                 // The tail of `commit(_:)`: the batch that deletes the marker publishes the version.
                 let last = state.emptyBatch()

@@ -28,11 +28,7 @@ enum IndexEntries {
         groups: inout IndexGroupCatalog, scratch: KeyScratch
     ) {
         guard let name = after?.name ?? before?.name else { return }
-        // The collection id is the path's second-to-last segment (without building the
-        // collection's path).
-        let segments = name.path.segments
-        let group = IndexGroup(database: name.databaseID, collectionID: segments[segments.count - 2])
-        let groupID = groups.id(of: group, recordingIn: batch)
+        let groupID = groupID(of: name, groups: &groups, recordingIn: batch)
         switch (before, after) {
         case (nil, nil):
             return
@@ -45,6 +41,30 @@ enum IndexEntries {
                 difference: keys(of: old, groupID: groupID, path: path, in: scratch),
                 keys(of: new, groupID: groupID, path: path, in: scratch), to: batch)
         }
+    }
+
+    /// Calls `body` with each index key of the new document `created` (what `update` puts for a
+    /// create; array elements may repeat), each built in `scratch` and valid only during the call.
+    /// The document's collection group gets an id from `groups` if it has none yet (its catalog
+    /// entry goes into `batch`).
+    static func forEachKey(
+        ofCreated created: Document, path: ArraySlice<UInt8>, groups: inout IndexGroupCatalog,
+        recordingIn batch: WriteBatch, scratch: KeyScratch, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+        let groupID = groupID(of: created.name, groups: &groups, recordingIn: batch)
+        try forEachKey(of: created, groupID: groupID, path: path, in: scratch, body)
+    }
+
+    /// The id of the collection group of the document `name`, from `groups` (a new group's
+    /// catalog entry goes into `batch`).
+    private static func groupID(
+        of name: DocumentName, groups: inout IndexGroupCatalog, recordingIn batch: WriteBatch
+    ) -> UInt32 {
+        // The collection id is the path's second-to-last segment (without building the
+        // collection's path).
+        let segments = name.path.segments
+        return groups.id(
+            of: IndexGroup(database: name.databaseID, collectionID: segments[segments.count - 2]), recordingIn: batch)
     }
 
     /// The sorted, distinct index keys of `document`, built in `scratch`.
@@ -83,13 +103,13 @@ enum IndexEntries {
     /// in `scratch` and valid only during the call.
     private static func forEachKey(
         of document: Document, groupID: UInt32, path: ArraySlice<UInt8>, in scratch: KeyScratch,
-        _ body: (UnsafeRawBufferPointer) -> Void
-    ) {
-        path.withUnsafeBytes { path in
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+        try path.withUnsafeBytes { path in
             var key = scratch
             key.truncate(to: 0)
             StorageKeys.appendIndexGroupPrefix(groupID, to: &key)
-            appendKeys(of: document.fields, in: &key, path: path, body)
+            try appendKeys(of: document.fields, in: &key, path: path, body)
         }
     }
 
@@ -97,8 +117,8 @@ enum IndexEntries {
     /// names of the enclosing maps (without the path's end marker), and is left as it was.
     private static func appendKeys(
         of map: MapValue, in key: inout KeyScratch, path: UnsafeRawBufferPointer,
-        _ body: (UnsafeRawBufferPointer) -> Void
-    ) {
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
         let enclosing = key.count
         // Indexing (rather than iterating) reads each entry in place, without copying it.
         let entries = map.entries
@@ -110,7 +130,7 @@ enum IndexEntries {
             key.appendByte(IndexKind.value.rawValue)
             key.appendValue(entries[index].value)
             key.appendRaw(path)
-            key.withBytes(body)
+            try key.withBytes(body)
             switch entries[index].value {
             case .array(let elements):
                 for element in elements {
@@ -118,11 +138,11 @@ enum IndexEntries {
                     key.appendByte(IndexKind.element.rawValue)
                     key.appendValue(element)
                     key.appendRaw(path)
-                    key.withBytes(body)
+                    try key.withBytes(body)
                 }
             case .map(let inner) where !inner.isVector:  // a vector is a leaf: no entries inside it
                 key.truncate(to: fieldEnd)
-                appendKeys(of: inner, in: &key, path: path, body)
+                try appendKeys(of: inner, in: &key, path: path, body)
             default:
                 break
             }

@@ -30,7 +30,7 @@ package struct BulkLoader {
     private let databasePrefix: [UInt8]
     private let versionSuffix: [UInt8]
     /// The key prefixes of the documents in `batch`, to find a document added twice.
-    private var batchPrefixes: [[UInt8]] = []
+    private var batchPrefixes: Set<[UInt8]> = []
     /// Reads the current versions; made again after each batch, so it sees the batches written.
     private var cursor: LazyCursor
     private let documentScratch = KeyScratch(capacity: 1024)
@@ -115,7 +115,7 @@ package struct BulkLoader {
         if store.transactions.mayConflict {
             changes.append(DocumentChangeRecord(name: name, before: before, after: document))
         }
-        batchPrefixes.append(prefix)
+        batchPrefixes.insert(prefix)
         count += 1
         if batch.byteCount >= batchBytes { try flush() }
     }

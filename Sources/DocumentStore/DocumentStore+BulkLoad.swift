@@ -9,7 +9,7 @@ extension DocumentStore {
 
     /// The bytes of index keys a bulk load sorts in memory before it spills a sorted run to a
     /// temporary file (`IndexKeySorter`).
-    package static let bulkLoadSortBytes = 32 << 20
+    package static let bulkLoadSortBytes = 16 << 20
 
     /// Loads any number of documents into `database` as one commit, all or nothing, in constant
     /// memory: what an import does.

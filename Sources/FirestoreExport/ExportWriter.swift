@@ -1,5 +1,5 @@
 package import DocumentModel
-package import Foundation
+import Foundation
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 public import DocumentModel
 public import DocumentStore
-public import Foundation
+import Foundation
 public import Hearth
 
 extension Firestore {

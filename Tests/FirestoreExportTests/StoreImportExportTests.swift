@@ -74,7 +74,7 @@ struct StoreImportExportTests {
         // References keep their project, as when Google's emulator seeds an export into another project.
         expectIdentical(try contents(copy, other), GoogleFixture.documents)
         // Exporting again replaces the previous export.
-        try StoreExporter.export(database: other, of: copy, to: destination, layout: .firebaseTools)
+        _ = try StoreExporter.export(database: other, of: copy, to: destination, layout: .firebaseTools)
         #expect(try ExportReader(path: destination).documentCount == 19)
         try source.close()
         try copy.close()
@@ -85,7 +85,7 @@ struct StoreImportExportTests {
         let store = try openStore(folder)
         let destination = folder.file("empty/firestore_export_1")
         try FileManager.default.createDirectory(atPath: folder.file("empty"), withIntermediateDirectories: true)
-        try StoreExporter.export(
+        _ = try StoreExporter.export(
             database: database, of: store, to: destination, layout: .exportFolder(name: "firestore_export_1"))
         #expect(FileManager.default.subpaths(atPath: destination) == ["firestore_export_1.overall_export_metadata"])
         let bytes = try Data(

@@ -239,6 +239,19 @@ def compare(step, actual, expected):
     return not problems
 
 
+def firebase_tools_seed(directory):
+    """The file `firebase emulators:start --import DIRECTORY` passes to Google's emulator as
+    `--seed_from_export`: DIRECTORY joined with `firestore.metadata_file` from the folder's
+    `firebase-export-metadata.json` (firebase-tools' own import, which cannot be installed here)."""
+    with open(os.path.join(directory, "firebase-export-metadata.json")) as file:
+        metadata = json.load(file)
+    seed = os.path.join(os.path.abspath(directory), metadata["firestore"]["metadata_file"])
+    if not os.path.isfile(seed):
+        raise SystemExit(f"FAILED: firebase-export-metadata.json names {seed}, which does not exist")
+    print(f"ok: firebase-export-metadata.json names the export's metadata file ({metadata['firestore']['metadata_file']})")
+    return seed
+
+
 def main():
     binary = sys.argv[1]
     launcher = sys.argv[2] if len(sys.argv) > 2 else next((path for path in LAUNCHERS if os.path.exists(path)), None)
@@ -278,7 +291,7 @@ def main():
         # 2. Hearth's export into Google's emulator.
         exported = os.path.join(work, "hearth_export")
         run([binary, "export", exported, "--data", os.path.join(work, "hearth1"), "--project", PROJECT])
-        seeded = google(launcher, seed=os.path.join(exported, "firestore_export", "firestore_export.overall_export_metadata"))
+        seeded = google(launcher, seed=firebase_tools_seed(exported))
         try:
             ok &= compare("Hearth's export seeded into Google's emulator", everything(seeded.client), expected)
             ok &= compare("Google's emulator leaves a named database unseeded",

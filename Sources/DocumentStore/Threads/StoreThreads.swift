@@ -9,8 +9,11 @@ final class StoreThreads: Sendable {
     let writer = StoreThreadPool(role: .writer, threadCount: 1)
     /// Reads, queries, aggregations, listings, listener snapshots, and garbage collection (which
     /// takes the commit lock per batch, so commits on the writer go on between its batches).
-    let readers = StoreThreadPool(
-        role: .reader, threadCount: min(4, max(2, ProcessInfo.processInfo.activeProcessorCount)))
+    let readers = StoreThreadPool(role: .reader, threadCount: StoreThreads.readerCount)
+
+    /// Read once per process: `activeProcessorCount` reads the cgroup files on Linux, a cost
+    /// every store's open paid (a fresh HearthTesting environment opens one).
+    private static let readerCount = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// Lets the threads exit once their queued work is done.
     func shutdown() {

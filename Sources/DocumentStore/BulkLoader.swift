@@ -211,11 +211,17 @@ package struct BulkLoader {
             throw error
         } catch {
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace || underlying?.code == Int(ENOSPC)
+            guard (error as? CocoaError)?.code == .fileWriteOutOfSpace || underlying?.code == Int(ENOSPC) else {
+                throw FirestoreError(
+                    .internal,
+                    "A bulk load could not sort its index keys in a temporary file in data folder '\(path)': "
+                        + error.localizedDescription)
+            }
             throw FirestoreError(
-                full ? .resourceExhausted : .internal,
-                "A bulk load could not sort its index keys in a temporary file in data folder '\(path)'"
-                    + "\(full ? ": the disk is full" : ""): \(error.localizedDescription)")
+                .resourceExhausted,
+                "The disk holding data folder '\(path)' (the file system mounted at '\(DiskSpace(path: path).mountPoint)') "
+                    + "is full: a bulk load could not write its sorted index keys to a temporary file there, and "
+                    + "nothing of the load is kept")
         }
     }
 

@@ -55,6 +55,48 @@ struct DiskFullTests {
         #expect(try Self.present(reopened, db, upTo: acknowledged + 1) == acknowledged)
     }
 
+    @Test("A bulk load that fills the disk fails with RESOURCE_EXHAUSTED and leaves none of its documents")
+    func bulkLoadOnAFullDisk() throws {
+        let disk = try SmallDisk(megabytes: 10)
+        defer { disk.unmount() }
+        let db = try DatabaseID(project: "disk-full")
+        let store = try DocumentStore(path: disk.path + "/data", configuration: Self.configuration)
+        defer { try? store.close() }
+        _ = try store.commit([try Self.write(db, 0)])
+        let filler = disk.path + "/filler"
+        try Data(count: 7 << 20).write(to: URL(fileURLWithPath: filler))
+
+        var failure: FirestoreError?
+        do {
+            // Index keys as large as the documents, in a small sort memory: the sort spills too.
+            try store.bulkLoad(into: db, replacing: false, sortBytes: 64 << 10) { loader in
+                for index in 1..<2_000 {
+                    let text = String(repeating: "x", count: 4_000) + "\(index)"
+                    try loader.add(
+                        try DocumentName(db, "docs/d\(index)"), fields: ["i": .integer(Int64(index)), "text": .string(text)])
+                }
+            }
+        } catch let error as FirestoreError {
+            failure = error
+        }
+        #expect(failure?.code == .resourceExhausted, "\(String(describing: failure))")
+        #expect(failure?.message.contains("'\(disk.path)") == true, "\(String(describing: failure))")
+
+        // Freeing space resumes writes, and the load is rolled back first.
+        try FileManager.default.removeItem(atPath: filler)
+        _ = try store.commit([try Self.write(db, 5_000)])
+        #expect(try Self.present(store, db, upTo: 2_000) == 1)
+        let query = Query(
+            database: db, parent: .root,
+            structured: StructuredQuery(from: CollectionSelector(collectionID: "docs", allDescendants: false),
+                filter: .field(try FieldPath("text"), .greaterThan, "")))
+        #expect(try store.runQuery(query).documents.isEmpty, "no document of the load is found through the index")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/data").filter {
+            $0.hasSuffix(".sort")
+        }
+        #expect(leftovers.isEmpty)
+    }
+
     private static var configuration: StoreConfiguration {
         var configuration = StoreConfiguration()
         configuration.garbageCollectionIntervalSeconds = nil

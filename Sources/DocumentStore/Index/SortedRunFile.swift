@@ -163,9 +163,7 @@ private struct SortedRunReader {
     /// Moves to the next key; false at the end of the run.
     mutating func advance() throws -> Bool {
         guard try fill(4) else { return false }
-        let count = buffer.withUnsafeBytes {
-            Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-        }
+        let count = (0..<4).reduce(0) { count, byte in count | Int(buffer[position + byte]) << (8 * byte) }
         position += 4
         guard try fill(count) else {
             throw CocoaError(

@@ -1,7 +1,7 @@
 package import DocumentModel
+import Foundation
 import LevelDB
 import QueryEngine
-import Foundation
 
 /// Writes the documents of one bulk load (`DocumentStore.bulkLoad`): each document's new
 /// version at the load's commit version, with its expiry-queue and index changes, into write
@@ -185,7 +185,6 @@ package struct BulkLoader {
     /// Writes what is not written yet: the batch, then the held-back index keys in key order
     /// (none of it published).
     mutating func finish() throws {
-        try flush()
         try writeCreatedIndexKeys()
     }
 

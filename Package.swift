@@ -115,7 +115,7 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
-            // The console's page is embedded by scripts/embed-console (Console/ConsoleAssets.swift).
+            // The console's page is embedded by scripts/embed-console (Console/Embedded/).
             exclude: ["Console/Assets"],
             swiftSettings: narrowImports
         ),

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// The console's page as embedded in the binary (Docs/Console.md): `ConsoleAssets.swift` is what
+/// The console's page as embedded in the binary (Docs/Console.md): `Console/Embedded/` is what
 /// `scripts/embed-console` writes from `Console/Assets/`, the page stays under 300 KB, and
 /// nothing in it loads from outside the machine.
 @Suite struct ConsoleAssetsTests {
@@ -29,7 +29,7 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.assets.path)
             .filter { !$0.hasPrefix(".") }
         #expect(Set(names) == Set(ConsoleAssets.files.keys))
-        for name in ["index.html", "console.js", "console.css"] {
+        for name in ["index.html", "main.js", "console.css"] {
             #expect(ConsoleAssets.files[name] != nil, "\(name) is not embedded")
         }
     }

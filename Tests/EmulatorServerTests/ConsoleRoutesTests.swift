@@ -31,10 +31,12 @@ import Testing
 
     @Test func assetsHaveTheirContentTypes() async throws {
         try await TestServer.run { server in
-            let script = try await server.http.send("GET", "/ui/assets/console.js")
-            #expect(script.status == 200)
-            #expect(script.headers["content-type"]?.hasPrefix("text/javascript") == true)
-            #expect(script.body == ConsoleAssets.files["console.js"]!.text)
+            for module in ["main.js", "core.js", "data.js"] {
+                let script = try await server.http.send("GET", "/ui/assets/\(module)")
+                #expect(script.status == 200, "\(module)")
+                #expect(script.headers["content-type"]?.hasPrefix("text/javascript") == true, "\(module)")
+                #expect(script.body == ConsoleAssets.files[module]!.text, "\(module)")
+            }
             let style = try await server.http.send("GET", "/ui/assets/console.css")
             #expect(style.status == 200)
             #expect(style.headers["content-type"]?.hasPrefix("text/css") == true)
@@ -57,7 +59,7 @@ import Testing
     @Test func consoleRequestsAreNotLogged() async throws {
         try await TestServer.run { server in
             _ = try await server.http.send("GET", "/ui/")
-            _ = try await server.http.send("GET", "/ui/assets/console.js")
+            _ = try await server.http.send("GET", "/ui/assets/main.js")
             _ = try await server.http.send("GET", "/ui/api/overview")
             _ = try await server.http.send("GET", "/")
             let listed = try await server.http.send("GET", "/ui/api/requests")

@@ -111,17 +111,19 @@ public final class EmulatorServer: Sendable {
     ///   address cannot be bound, naming the address.
     public func run() async throws {
         if let rulesFailure { throw rulesFailure }
-        // However the server stops, the console's event streams end with it.
-        defer { eventStreams.closeAll() }
         do {
             try await withTaskCancellationHandler {
                 try await grpcServer.serve()
             } onCancel: { [eventStreams] in
-                eventStreams.closeAll()
+                eventStreams.cancelAll()
             }
         } catch {
+            await eventStreams.closeAll()
             throw EmulatorServer.startupError(error, host: configuration.host, port: configuration.port)
         }
+        // However the server stops, the console's event streams end with it, and before `run()`
+        // returns: the store may be closed next, and a stream reading it would keep it open.
+        await eventStreams.closeAll()
     }
 
     /// The address the server listens on, once it does (with the actual port when the
@@ -142,7 +144,7 @@ public final class EmulatorServer: Sendable {
     /// Stops accepting connections, lets open requests finish, then makes `run()` return. The
     /// console's event streams, which never finish by themselves, end at once.
     public func beginGracefulShutdown() {
-        eventStreams.closeAll()
+        eventStreams.cancelAll()
         grpcServer.beginGracefulShutdown()
     }
 

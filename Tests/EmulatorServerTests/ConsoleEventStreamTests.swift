@@ -1,3 +1,4 @@
+import DocumentStore
 @testable import EmulatorServer
 import Foundation
 import NIOCore
@@ -120,13 +121,43 @@ import Testing
         }
     }
 
+    @Test func serverReturnsOnceItsStreamsEndedSoTheStoreCloses() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try DocumentStore(path: folder.path)
+        let clients = Mutex<[any Channel]>([])
+        defer { for channel in clients.withLock({ $0 }) { channel.close(promise: nil) } }
+        let stopped = try await withEmulatorServer(store: store, configuration: EmulatorServerConfiguration(port: 0)) {
+            server in
+            let address = try await server.listeningAddress
+            for path in ["users", "users/alice", "settings"] {
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connect(to: try address.socketAddress).get()
+                clients.withLock { $0.append(channel) }
+                let target = "/ui/api/listen?database=projects/demo-test/databases/(default)&path=\(path)"
+                try await channel.writeAndFlush(ByteBuffer(string: "GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n"))
+            }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while server.eventStreams.count < 3, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.eventStreams.count == 3)
+            return server
+        }
+        // The server has stopped with three streams open (their clients never left): every
+        // stream's task has finished by then, so nothing reads the store and it closes.
+        #expect(stopped.eventStreams.count == 0)
+        #expect(store.listenerCount == 0)
+        try store.close()
+    }
+
     @Test func serverStopsPromptlyWithAnOpenStream() async throws {
         let client = Mutex<(any Channel)?>(nil)
         let stopping = Mutex<ContinuousClock.Instant?>(nil)
         let watchdog = Mutex<Task<Void, Never>?>(nil)
         try await TestServer.run { server in
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: server.address.host, port: server.address.port).get()
+                .connect(to: try server.address.socketAddress).get()
             client.withLock { $0 = channel }
             try await channel.writeAndFlush(ByteBuffer(string: "GET /ui/api/requests/events HTTP/1.1\r\nHost: x\r\n\r\n"))
             let deadline = ContinuousClock.now + .seconds(10)

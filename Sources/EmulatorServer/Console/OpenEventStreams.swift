@@ -38,13 +38,26 @@ final class OpenEventStreams: Sendable {
         }
     }
 
-    /// Ends every open stream and refuses new ones: the server is stopping.
-    func closeAll() {
-        let tasks = state.withLock { state in
+    /// Ends every open stream and refuses new ones: the server is stopping. The streams end
+    /// soon after (their producers are cancelled); `closeAll()` waits for them.
+    func cancelAll() {
+        for task in closeAndTakeTasks() { task.cancel() }
+    }
+
+    /// Ends every open stream, refuses new ones, and returns once every stream's task has
+    /// finished: nothing of theirs reads the store after this (the store may close).
+    func closeAll() async {
+        for task in closeAndTakeTasks() {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    private func closeAndTakeTasks() -> [Task<Void, Never>] {
+        state.withLock { state in
             state.closed = true
             return Array(state.tasks.values)
         }
-        for task in tasks { task.cancel() }
     }
 
     /// The number of streams open now.

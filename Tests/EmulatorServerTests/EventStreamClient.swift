@@ -23,7 +23,7 @@ final class EventStreamClient: Sendable {
         _ address: ServerAddress, _ path: String, _ body: (EventStreamClient) async throws -> Result
     ) async throws -> Result {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: address.host, port: address.port) { channel in
+            .connect(to: try address.socketAddress) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }

@@ -41,7 +41,7 @@ struct RawHTTPClient: Sendable {
         until: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
     ) async throws -> [UInt8] {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: address.host, port: address.port) { channel in
+            .connect(to: try address.socketAddress) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
@@ -73,6 +73,15 @@ struct RawHTTPClient: Sendable {
                 return received
             }
         }
+    }
+}
+
+extension ServerAddress {
+    /// The address as a socket address. Connecting to it needs no name resolution: NIO resolves
+    /// a host name on a dispatch queue, which the parallel tests can starve (under a sanitizer)
+    /// past NIO's 10 s connect timeout.
+    var socketAddress: SocketAddress {
+        get throws { try SocketAddress(ipAddress: host, port: port) }
     }
 }
 

@@ -131,7 +131,7 @@ import Testing
             server in
             let address = try await server.listeningAddress
             for path in ["users", "users/alice", "settings"] {
-                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                let channel = try await ClientBootstrap.forTests()
                     .connect(to: try address.socketAddress).get()
                 clients.withLock { $0.append(channel) }
                 let target = "/ui/api/listen?database=projects/demo-test/databases/(default)&path=\(path)"
@@ -156,7 +156,7 @@ import Testing
         let stopping = Mutex<ContinuousClock.Instant?>(nil)
         let watchdog = Mutex<Task<Void, Never>?>(nil)
         try await TestServer.run { server in
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let channel = try await ClientBootstrap.forTests()
                 .connect(to: try server.address.socketAddress).get()
             client.withLock { $0 = channel }
             try await channel.writeAndFlush(ByteBuffer(string: "GET /ui/api/requests/events HTTP/1.1\r\nHost: x\r\n\r\n"))

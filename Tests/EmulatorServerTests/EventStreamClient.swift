@@ -22,7 +22,7 @@ final class EventStreamClient: Sendable {
     static func with<Result: Sendable>(
         _ address: ServerAddress, _ path: String, _ body: (EventStreamClient) async throws -> Result
     ) async throws -> Result {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ClientBootstrap.forTests()
             .connect(to: try address.socketAddress) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -40,7 +40,7 @@ struct RawHTTPClient: Sendable {
         _ bytes: [UInt8], thenAfter delay: Duration = .zero, send later: [UInt8] = [], timeout: Double = 60,
         until: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
     ) async throws -> [UInt8] {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ClientBootstrap.forTests()
             .connect(to: try address.socketAddress) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -77,11 +77,19 @@ struct RawHTTPClient: Sendable {
 }
 
 extension ServerAddress {
-    /// The address as a socket address. Connecting to it needs no name resolution: NIO resolves
-    /// a host name on a dispatch queue, which the parallel tests can starve (under a sanitizer)
-    /// past NIO's 10 s connect timeout.
+    /// The address as a socket address: connecting to it needs no name resolution.
     var socketAddress: SocketAddress {
         get throws { try SocketAddress(ipAddress: host, port: port) }
+    }
+}
+
+extension ClientBootstrap {
+    /// A bootstrap on NIO's shared event loops that waits up to a minute for a connection. The
+    /// tests' servers and clients share those two loops, and with every suite in parallel under
+    /// a sanitizer a loop can be busy for more than NIO's default 10 s (a test with 1,000 streams
+    /// on one connection, say): the connection is made, but its completion waits for the loop.
+    static func forTests() -> ClientBootstrap {
+        ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.seconds(60))
     }
 }
 

@@ -98,7 +98,7 @@ final class SyncEngine: Sendable {
 
     /// Ends the writer of an instance dropped without `terminate()` (its `Firestore` is being
     /// freed): the writer's task holds the engine, so without this neither would ever be freed
-    /// (found by LeakSanitizer, `scripts/test-sanitizers`). Queued batches stay in a persistent
+    /// (found by LeakSanitizer, `scripts/test-swift address`). Queued batches stay in a persistent
     /// cache for the next instance, as after `terminate()`.
     func endWriter() {
         state.withLock { state in

@@ -16,6 +16,13 @@ final class RemoteBackend: Backend {
     /// Set by `shutdown()`: listeners then stop instead of listening again.
     private let isShutDown = Atomic<Bool>(false)
 
+    /// How long the transport waits between attempts to connect: from 100 ms, doubling, at most
+    /// 2 s, as the listeners and the write queue do. grpc-swift's default grows to 2 minutes, so
+    /// a client could take that long to see an emulator that came back (an offline test waited
+    /// more than 30 s under AddressSanitizer).
+    static let connectionBackoff = HTTP2ClientTransport.Config.Backoff(
+        initial: .milliseconds(100), max: .seconds(2), multiplier: 2, jitter: 0.2)
+
     init(host: String, port: Int, database: DatabaseID) throws {
         self.database = database
         let target: any ResolvableTarget =
@@ -27,7 +34,9 @@ final class RemoteBackend: Backend {
                 .dns(host: host, port: port)
             }
         do {
-            let transport = try HTTP2ClientTransport.Posix(target: target, transportSecurity: .plaintext)
+            let transport = try HTTP2ClientTransport.Posix(
+                target: target, transportSecurity: .plaintext,
+                config: .defaults { $0.backoff = RemoteBackend.connectionBackoff })
             client = GRPCClient(transport: transport)
         } catch {
             throw FirestoreError(.unavailable, "Cannot reach the emulator at \(host):\(port): \(error)")

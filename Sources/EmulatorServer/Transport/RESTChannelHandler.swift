@@ -90,7 +90,7 @@ final class RESTChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// connection closed after it), then runs the stream, each event flushed as it is written,
     /// and ends the response and closes the connection when the stream is over: its producer
     /// returned, the client went away (`channelInactive` cancels it), or the server is stopping
-    /// (`OpenEventStreams.closeAll()`).
+    /// (`OpenEventStreams.cancelAll()`, `closeAll()`).
     private func writeEventStream(_ stream: EventStream, for request: HTTPRequestHead, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "text/event-stream; charset=utf-8")

@@ -21,7 +21,7 @@ final class RemoteBackend: Backend {
     /// a client could take that long to see an emulator that came back (an offline test waited
     /// more than 30 s under AddressSanitizer).
     static let connectionBackoff = HTTP2ClientTransport.Config.Backoff(
-        initial: .milliseconds(100), max: .seconds(2), multiplier: 2, jitter: 0.2)
+        initial: RemoteListener.initialBackoff, max: RemoteListener.maximumBackoff, multiplier: 2, jitter: 0.2)
 
     init(host: String, port: Int, database: DatabaseID) throws {
         self.database = database

@@ -68,12 +68,18 @@ struct RawHTTPClient: Sendable {
                 }
                 defer { group.cancelAll() }
                 guard let received = try await group.next() ?? nil else {
-                    throw CancellationError()
+                    throw ExchangeTimeout(seconds: timeout)
                 }
                 return received
             }
         }
     }
+}
+
+/// The server neither closed the connection nor sent an answer the test waits for in time.
+struct ExchangeTimeout: Error, CustomStringConvertible {
+    let seconds: Double
+    var description: String { "no complete answer from the server within \(seconds) s" }
 }
 
 extension ServerAddress {

@@ -126,7 +126,7 @@ extension SyncEngine {
                     TargetRecord(
                         resumeToken: snapshot.resumeToken, snapshotVersion: snapshot.readTime,
                         members: snapshot.documents.map(\.name)))
-                try store.apply(change)
+                try apply(change, &state)
             } catch {
                 logLocalStoreFailure(error)
             }
@@ -153,9 +153,8 @@ extension SyncEngine {
         of id: Int, olderThan readTime: Timestamp, orAsOld: Bool, _ state: inout State
     ) -> [DocumentName] {
         guard let view = state.views[id], case .query = view.target else { return [] }
-        let pendingNames = Set(state.pending.flatMap { $0.writes.map(\.name) })
         let limbo = view.documents.map(\.name).filter { name in
-            guard !view.members.contains(name), !pendingNames.contains(name), !view.resolving.contains(name)
+            guard !view.members.contains(name), !state.pending.touches(name), !view.resolving.contains(name)
             else { return false }
             let known = ((try? store.entry(name)) ?? nil)?.readTime ?? .min
             return known < readTime || (orAsOld && known == readTime)
@@ -182,7 +181,7 @@ extension SyncEngine {
             do {
                 let changed = try record(
                     Dictionary(uniqueKeysWithValues: zip(names, documents)), readTime: readTime, into: &change)
-                try store.apply(change)
+                try apply(change, &state)
                 refreshViews(changed: changed, &state)
             } catch {
                 logLocalStoreFailure(error)

@@ -12,9 +12,9 @@ extension SyncEngine {
             let overlay = try state.withLock { state in
                 var change = LocalStoreChange()
                 let changed = try record([name: documents[0]], readTime: readTime, into: &change)
-                try store.apply(change)
+                try apply(change, &state)
                 refreshViews(changed: changed, &state)
-                return try self.overlay(name, state).overlay
+                return try self.overlay(name, &state).overlay
             }
             return (overlay, false)
         } catch let error as FirestoreError where error.code == .unavailable && source == .default {
@@ -23,7 +23,7 @@ extension SyncEngine {
     }
 
     private func cachedDocument(_ name: DocumentName) throws -> LocalOverlay {
-        let (overlay, isKnown) = try state.withLock { try self.overlay(name, $0) }
+        let (overlay, isKnown) = try state.withLock { try self.overlay(name, &$0) }
         guard isKnown else {
             throw FirestoreError(
                 .unavailable,
@@ -50,17 +50,15 @@ extension SyncEngine {
                     let changed = try record(
                         Dictionary(documents.map { ($0.name, Optional($0)) }, uniquingKeysWith: { first, _ in first }),
                         readTime: readTime, into: &change)
-                    try store.apply(change)
+                    try apply(change, &state)
                     refreshViews(changed: changed, &state)
                     // The server's answer with this instance's pending writes applied.
-                    for batch in state.pending {
-                        for write in batch.writes where view.inScope(write.name) {
-                            if !hasPendingWrites {
-                                for document in documents { candidates[document.name] = LocalDocument(document) }
-                                hasPendingWrites = true
-                            }
-                            candidates[write.name] = try overlay(write.name, state).overlay.localDocument
+                    for name in Array(state.pending.names) where view.inScope(name) {
+                        if !hasPendingWrites {
+                            for document in documents { candidates[document.name] = LocalDocument(document) }
+                            hasPendingWrites = true
                         }
+                        candidates[name] = try overlay(name, &state).overlay.localDocument
                     }
                 }
                 // Without pending writes, the server's answer as it came (already in order).
@@ -73,7 +71,7 @@ extension SyncEngine {
     }
 
     private func cachedResults(_ model: DocumentModel.Query, _ view: QueryView) throws -> [LocalDocument] {
-        try state.withLock { state in results(view, try cachedCandidates(model, view, state)) }
+        try state.withLock { state in results(view, try cachedCandidates(model, view, &state)) }
     }
 
     /// Whether a read from `source` answers from the cache without asking the server: always
@@ -99,7 +97,7 @@ extension SyncEngine {
             var change = LocalStoreChange()
             do {
                 let changed = try record(documents, readTime: readTime, into: &change)
-                try store.apply(change)
+                try apply(change, &state)
                 refreshViews(changed: changed, &state)
             } catch {
                 logLocalStoreFailure(error)
@@ -113,7 +111,7 @@ extension SyncEngine {
             var change = LocalStoreChange()
             do {
                 let changed = try recordCommitted(writes, report, into: &change)
-                try store.apply(change)
+                try apply(change, &state)
                 refreshViews(changed: changed, &state)
             } catch {
                 logLocalStoreFailure(error)

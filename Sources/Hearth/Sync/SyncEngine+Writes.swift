@@ -24,7 +24,7 @@ extension SyncEngine {
                 batchID: try store.nextBatchID(), localWriteTime: Timestamp(date: Date()), writes: writes)
             var change = LocalStoreChange()
             change.addedBatches = [batch]
-            try store.apply(change)
+            try apply(change, &state)
             state.pending.append(batch)
             state.awaited.insert(batch.batchID)
             refreshViews(changed: Set(writes.map(\.name)), &state)
@@ -179,14 +179,13 @@ extension SyncEngine {
         state.withLock { state in
             state.isSending = false
             if state.pending.count > 1 { kickWriter(&state) }
-            guard let index = state.pending.firstIndex(where: { $0.batchID == batch.batchID }) else { return }
-            state.pending.remove(at: index)
+            guard state.pending.remove(batch.batchID) else { return }
             state.writerIsRetrying = false
             var change = LocalStoreChange()
             change.removedBatchIDs = [batch.batchID]
             let names = (try? recordCommitted(batch.writes, report, into: &change)) ?? []
             do {
-                try store.apply(change)
+                try apply(change, &state)
             } catch {
                 logLocalStoreFailure(error)
             }
@@ -234,12 +233,12 @@ extension SyncEngine {
     private func reject(_ batch: MutationBatch, _ error: FirestoreError) {
         let (listeners, awaited) = state.withLock { state in
             state.isSending = false
-            state.pending.removeAll { $0.batchID == batch.batchID }
+            state.pending.remove(batch.batchID)
             if !state.pending.isEmpty { kickWriter(&state) }
             var change = LocalStoreChange()
             change.removedBatchIDs = [batch.batchID]
             do {
-                try store.apply(change)
+                try apply(change, &state)
             } catch {
                 logLocalStoreFailure(error)
             }

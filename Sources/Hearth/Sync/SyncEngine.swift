@@ -29,8 +29,8 @@ final class SyncEngine: Sendable {
     private let writer = Mutex<Task<Void, Never>?>(nil)
 
     struct State {
-        /// Batches not yet acknowledged, in order.
-        var pending: [MutationBatch]
+        /// Batches not yet acknowledged, in order, and the documents' overlays.
+        var pending: PendingWrites
         var views: [Int: LocalView] = [:]
         var nextViewID = 0
         var networkEnabled = true
@@ -63,7 +63,7 @@ final class SyncEngine: Sendable {
         self.identity = identity
         persistence = cacheSettings as? any LocalStoreProvider
         store = try persistence?.openLocalStore() ?? MemoryLocalStore()
-        state = Mutex(State(pending: try store.mutationBatches()))
+        state = Mutex(State(pending: PendingWrites(try store.mutationBatches())))
         writer.withLock { $0 = Task { await self.runWriter() } }
     }
 
@@ -113,13 +113,19 @@ final class SyncEngine: Sendable {
     // MARK: The local view of documents
 
     /// A document's cached state with every pending write applied.
-    func overlay(_ name: DocumentName, _ state: State) throws -> (overlay: LocalOverlay, isKnown: Bool) {
-        let entry = try store.entry(name)
-        var overlay = LocalOverlay(entry?.document)
-        for batch in state.pending {
-            for write in batch.writes where write.name == name { overlay.apply(write, at: batch.localWriteTime) }
+    func overlay(_ name: DocumentName, _ state: inout State) throws -> (overlay: LocalOverlay, isKnown: Bool) {
+        if state.pending.touches(name) {
+            return (try state.pending.overlay(name) { try store.entry(name)?.document }, true)
         }
-        return (overlay, entry != nil || overlay.hasPendingWrites)
+        let entry = try store.entry(name)
+        return (LocalOverlay(entry?.document), entry != nil)
+    }
+
+    /// Writes `change` to the local store; the overlays of the documents whose entries it
+    /// writes are computed again when next asked for.
+    func apply(_ change: LocalStoreChange, _ state: inout State) throws {
+        state.pending.forget(change.entries.keys)
+        try store.apply(change)
     }
 
     /// The cached documents a query may return, with pending writes applied, by name.
@@ -128,13 +134,10 @@ final class SyncEngine: Sendable {
     /// the query (`CacheIndexScan`: with a limit, only the first ones in the query's order that
     /// match), else from a scan of the collection; every document a pending write touches is a
     /// candidate, with the writes applied.
-    func cachedCandidates(_ model: DocumentModel.Query, _ view: QueryView, _ state: State) throws
+    func cachedCandidates(_ model: DocumentModel.Query, _ view: QueryView, _ state: inout State) throws
         -> [DocumentName: LocalDocument]
     {
-        var touched = Set<DocumentName>()
-        for batch in state.pending {
-            for write in batch.writes where view.inScope(write.name) { touched.insert(write.name) }
-        }
+        let touched = Set(state.pending.names.filter { view.inScope($0) })
         var candidates: [DocumentName: LocalDocument] = [:]
         let from = model.structured.from
         let cached =
@@ -151,7 +154,7 @@ final class SyncEngine: Sendable {
             candidates[document.name] = LocalDocument(document)
         }
         for name in touched {
-            if let local = try overlay(name, state).overlay.localDocument { candidates[name] = local }
+            if let local = try overlay(name, &state).overlay.localDocument { candidates[name] = local }
         }
         return candidates
     }
@@ -197,7 +200,7 @@ final class SyncEngine: Sendable {
             switch view.target {
             case .document(let name):
                 if let changed, !changed.contains(name) { break }
-                let (overlay, _) = try self.overlay(name, state)
+                let (overlay, _) = try self.overlay(name, &state)
                 view.documents = overlay.localDocument.map { [$0] } ?? []
                 view.documentHasPendingWrites = overlay.hasPendingWrites
             case .query(let model):
@@ -210,10 +213,10 @@ final class SyncEngine: Sendable {
                         candidates[document.name] = document
                     }
                     for name in changed where query.inScope(name) {
-                        if let local = try overlay(name, state).overlay.localDocument { candidates[name] = local }
+                        if let local = try overlay(name, &state).overlay.localDocument { candidates[name] = local }
                     }
                 } else {
-                    candidates = try cachedCandidates(model, query, state)
+                    candidates = try cachedCandidates(model, query, &state)
                 }
                 view.documents = results(query, candidates)
             }

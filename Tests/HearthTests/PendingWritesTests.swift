@@ -1,4 +1,5 @@
 import DocumentModel
+import DocumentStore
 @testable import Hearth
 import Testing
 
@@ -93,6 +94,66 @@ struct PendingWritesTests {
             return nil
         }
         #expect(reads == 2)
+    }
+
+    /// The view of a document with a write still queued follows the server's version under it:
+    /// the engine's kept overlay of the document (`PendingWrites`) is computed again when the
+    /// cache entry changes, not extended from the old one.
+    @Test(arguments: BackendKind.allCases)
+    func aServerChangeUnderAPendingWriteShowsThroughIt(_ kind: BackendKind) async throws {
+        try await TestDatabase.with(kind) { test in
+            let counter = test.db.document("rooms/counter")
+            let held = test.db.document("rooms/held")
+            try await counter.setData(["n": 1])
+            try await held.setData(["v": 0])
+            let snapshots = SnapshotCollector<DocumentSnapshot>()
+            let registration = counter.addSnapshotListener(includeMetadataChanges: true) { snapshot, _ in
+                if let snapshot { snapshots.add(snapshot) }
+            }
+            defer { registration.remove() }
+            _ = try await snapshots.next { $0.get("n") as? Int == 1 && !$0.metadata.hasPendingWrites }
+
+            // A transaction holds `rooms/held`, so the batch waits on the server (and is retried
+            // after each lock timeout) until it ends: the batch stays queued meanwhile.
+            let transaction = try test.store.beginTransaction()
+            _ = try await test.store.document(try DocumentName(TestDatabase.database, "rooms/held"), transaction: transaction)
+            let write = Task {
+                try await test.db.batch()
+                    .updateData(["n": FieldValue.increment(Int64(1))], forDocument: counter)
+                    .setData(["v": 1], forDocument: held)
+                    .commit()
+            }
+            let pending = try await snapshots.next { $0.metadata.hasPendingWrites }
+            #expect(pending.get("n") as? Int == 2)
+
+            // The server's version changes under the pending increment.
+            try test.store.commit([.set(try DocumentName(TestDatabase.database, "rooms/counter"), fields: ["n": 10])])
+            let shown = try await snapshots.next { $0.get("n") as? Int != 2 }
+            #expect(shown.get("n") as? Int == 11, "the server's 10 with the pending increment")
+            #expect(shown.metadata.hasPendingWrites)
+
+            test.store.rollback(transaction)
+            try await write.value
+            let acknowledged = try await snapshots.next { !$0.metadata.hasPendingWrites }
+            #expect(acknowledged.get("n") as? Int == 11)
+        }
+    }
+
+    /// After `terminate()` a cached read finds the cache closed, as before overlays were kept,
+    /// rather than a kept overlay of a write the instance just reported lost.
+    @Test func aReadAfterTerminateFindsTheCacheClosed() async throws {
+        try await TestDatabase.with(.embedded) { test in
+            let db = test.as(.user(uid: "alice"))
+            let ref = db.document("rooms/lost")
+            await db.disableNetwork()
+            let write = Task { try await ref.setData(["n": 1]) }
+            let cached = try await eventually { try? await ref.getDocument(source: .cache) } until: { $0 != nil }
+            #expect(cached?.get("n") as? Int == 1)
+            await db.terminate()
+            await #expect(throws: FirestoreError.self) { try await write.value }
+            let error = await #expect(throws: FirestoreError.self) { try await ref.getDocument(source: .cache) }
+            #expect(error?.code == .failedPrecondition)
+        }
     }
 }
 

@@ -77,6 +77,9 @@ final class SyncEngine: Sendable {
                 state.views = [:]
                 state.acknowledgementWaiters = [:]
                 state.drainWaiters = []
+                // The kept overlays go with the queue: a read after this one finds the cache
+                // closed, as it would without them.
+                state.pending = PendingWrites([])
             }
             return (Array(state.views.values), Array(state.acknowledgementWaiters.values), state.drainWaiters)
         }

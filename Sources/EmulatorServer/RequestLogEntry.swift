@@ -21,6 +21,12 @@ public struct RequestLogEntry: Sendable, CustomStringConvertible {
     public var method: String
     /// The resource: the request's document or database name for gRPC, the URL path for HTTP.
     public var path: String
+    /// The documents a request on a whole database named, as it spelled them: a commit's,
+    /// batch write's or `Write` stream's writes, a batch get's documents (the first 20); empty
+    /// for other requests.
+    public var documents: [String] = []
+    /// How many documents the request named in all (`documents` keeps the first 20).
+    public var documentCount = 0
     /// `owner`, the user's uid, or `unauthenticated` (see `RequestContext.callerDescription`);
     /// `-` when the authorization header itself was invalid.
     public var caller: String

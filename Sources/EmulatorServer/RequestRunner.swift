@@ -26,8 +26,11 @@ struct RequestRunner: Sendable {
         let start = ContinuousClock.now
         var context: RequestContext?
         var recorder: RulesDecisionRecorder?
+        let documents = RequestDocuments.areNamed(method: method, path: path) ? RequestDocuments() : nil
         func finish(_ failure: WireStatus?) {
-            report(transport, method: method, path: path, start: start, context: context, recorder: recorder, failure: failure)
+            report(
+                transport, method: method, path: path, start: start, context: context, recorder: recorder,
+                documents: documents, failure: failure)
         }
         do {
             let parsed = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
@@ -39,7 +42,8 @@ struct RequestRunner: Sendable {
             func work() async throws -> Result {
                 try await withTaskExecutorPreference(executor) {
                     if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
-                    return try await body(parsed)
+                    guard let documents else { return try await body(parsed) }
+                    return try await RequestDocuments.$current.withValue(documents) { try await body(parsed) }
                 }
             }
             // Rules never judge the owner: nothing to record.
@@ -66,16 +70,20 @@ struct RequestRunner: Sendable {
     @inline(never)
     private func report(
         _ transport: RequestLogEntry.Transport, method: String, path: String, start: ContinuousClock.Instant,
-        context: RequestContext?, recorder: RulesDecisionRecorder?, failure: WireStatus?
+        context: RequestContext?, recorder: RulesDecisionRecorder?, documents: RequestDocuments?,
+        failure: WireStatus?
     ) {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        report(
-            RequestLogEntry(
-                transport: transport, method: method, path: path, caller: context?.callerDescription ?? "-",
-                failure: failure.map { FirestoreError($0.code, $0.message) }, duration: seconds,
-                rules: RequestLogEntry.RulesOutcome(isAdmin: context?.isAdmin, failure: failure?.code)),
-            decisions: recorder?.decisions ?? [])
+        var entry = RequestLogEntry(
+            transport: transport, method: method, path: path, caller: context?.callerDescription ?? "-",
+            failure: failure.map { FirestoreError($0.code, $0.message) }, duration: seconds,
+            rules: RequestLogEntry.RulesOutcome(isAdmin: context?.isAdmin, failure: failure?.code))
+        if let noted = documents?.noted {
+            entry.documents = noted.names
+            entry.documentCount = noted.count
+        }
+        report(entry, decisions: recorder?.decisions ?? [])
     }
 
     /// Reports a finished request to `onRequest` and to the console's log.

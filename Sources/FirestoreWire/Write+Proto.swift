@@ -46,6 +46,19 @@ extension Write {
     }
 }
 
+extension Google_Firestore_V1_Write {
+    /// The name of the document the write names, as the message spells it (`update.name`,
+    /// `delete` or `transform.document`); `nil` for a write without an operation.
+    package var documentName: String? {
+        switch operation {
+        case .update(let document): document.name
+        case .delete(let name): name
+        case .transform(let transform): transform.document
+        case nil: nil
+        }
+    }
+}
+
 extension Precondition {
     /// The precondition of a `google.firestore.v1.Precondition`; an empty one is `.none`.
     package init(proto: Google_Firestore_V1_Precondition) throws {

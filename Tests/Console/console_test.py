@@ -399,6 +399,23 @@ def denied_request_in_log():
     assert all("from-the-log" in p for p in js(paths)), "the path filter"
     shot("requests-live-path-filter")
 
+    # An SDK's write is a Commit on the whole database: the path filter finds it by the document
+    # it wrote, its row shows that document, and its details list it.
+    css("#filter-path").clear()
+    css("#filter-path").send_keys("sdk-write-found")
+    client.collection("open").document("sdk-write-found").set({"x": 1})
+    row = wait_for(lambda: js("""return [...document.querySelectorAll('#requests-table tbody tr[data-id]')]
+        .find(r => r.cells[2].textContent === 'Commit') || null"""), "the SDK's Commit is found by its document")
+    shown = js("return arguments[0].cells[3].textContent.trim()", row)
+    assert shown == "open/sdk-write-found", f"the Commit's row shows {shown!r}"
+    click(css("td.path a", row))
+    listed = wait_for(lambda: css("#request-documents"), "the Commit's details list its documents")
+    assert listed.text.strip() == "open/sdk-write-found", listed.text
+    shot("requests-commit-by-document")
+    press(Keys.ESCAPE)
+    wait_for(lambda: not css("#request-detail").is_displayed(), "Escape closes the Commit")
+    css("#filter-path").clear()
+
 
 @check
 def paging_10k():

@@ -1,4 +1,6 @@
+import DocumentModel
 @testable import EmulatorServer
+import FirestoreProto
 import Foundation
 import Testing
 
@@ -166,6 +168,50 @@ import Testing
                 methods.append(decision["method"] as? String ?? "")
             }
             #expect(methods == ["get", "list"])
+        }
+    }
+
+    /// A commit, batch write or batch get names the database as its path; its entry lists the
+    /// documents it named (the first 20, with their count), for the console's path filter.
+    @Test func requestsOnTheDatabaseListTheDocumentsTheyName() async throws {
+        try await TestServer.run { server in
+            let names = (0..<25).map { TestServer.name("c/d\($0)") }
+            _ = try await server.grpc.commit(
+                Proto.commit((0..<25).map { Proto.update("c/d\($0)", ["n": .integer(Int64($0))]) }), metadata: TestServer.owner)
+            var batchGet = Google_Firestore_V1_BatchGetDocumentsRequest()
+            batchGet.database = TestServer.database
+            batchGet.documents = [names[3], TestServer.name("c/missing")]
+            _ = try await server.grpc.batchGetDocuments(batchGet, metadata: TestServer.owner) { response in
+                try await response.messages.reduce(into: 0) { count, _ in count += 1 }
+            }
+            // A commit that fails still shows what it named: here a document of another database.
+            let elsewhere = TestServer.name("c/x", database: "projects/demo-test/databases/other")
+            var foreign = Google_Firestore_V1_Write()
+            foreign.delete = elsewhere
+            let refused = await rpcError {
+                try await server.grpc.commit(Proto.commit([Proto.update("c/ok", ["n": 1]), foreign]), metadata: TestServer.owner)
+            }
+            #expect(refused?.code == .invalidArgument)
+            let rest = try await server.http.send(
+                "POST", "\(documents):commit",
+                body: #"{"writes": [{"delete": "projects/demo-test/databases/(default)/documents/c/d1"}]}"#, headers: owner)
+            #expect(rest.status == 200)
+            _ = try await server.http.send("GET", "\(documents)/c/d2", headers: owner)
+
+            let all = try await server.http.send("GET", "/ui/api/requests")
+            let entries = try #require((all.json as? [String: Any])?["entries"] as? [[String: Any]])
+            #expect(entries.map { $0["method"] as? String } == ["Commit", "BatchGetDocuments", "Commit", "POST", "GET"])
+            #expect(entries.map { $0["path"] as? String }.prefix(3).allSatisfy { $0 == TestServer.database })
+            #expect(entries.map { $0["documents"] as? [String] ?? ["not a list"] } == [
+                Array(names.prefix(20)), batchGet.documents, [TestServer.name("c/ok"), elsewhere], [names[1]], [],
+            ])
+            #expect(entries.map { $0["documentCount"] as? Int } == [25, 2, 2, 1, 0])
+            #expect(entries[2]["status"] as? String == "INVALID_ARGUMENT")
+
+            // The server's own log entries carry the same names.
+            let logged = server.log.all
+            #expect(logged.map(\.documentCount) == [25, 2, 2, 1, 0])
+            #expect(logged.first?.documents == Array(names.prefix(20)))
         }
     }
 

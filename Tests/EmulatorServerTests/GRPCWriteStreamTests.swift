@@ -66,6 +66,9 @@ import Testing
                 }?.code == .notFound)
             let entries = try await server.waitForLogEntries("Write", count: 1)
             #expect(entries.map(\.path) == [TestServer.database])
+            // The stream's one entry lists the documents its writes named, in order.
+            #expect(entries.first?.documents == ["c/a", "c/b", "c/a"].map { TestServer.name($0) })
+            #expect(entries.first?.documentCount == 3)
         }
     }
 

@@ -30,6 +30,7 @@ extension FirestoreAPI {
     func batchGetDocuments(
         _ request: Google_Firestore_V1_BatchGetDocumentsRequest, context: RequestContext
     ) async throws -> [Google_Firestore_V1_BatchGetDocumentsResponse] {
+        RequestDocuments.current?.note(request.documents)
         let database = try seededDatabase(request.database)
         let names = try request.documents.map { text in
             let name = try seededDocument(text)

@@ -11,6 +11,7 @@ extension FirestoreAPI {
     func commit(
         _ request: Google_Firestore_V1_CommitRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_CommitResponse {
+        RequestDocuments.current?.note(request.writes.lazy.compactMap(\.documentName))
         let database = try seededDatabase(request.database)
         let writes = try request.writes.map { try Write(proto: $0, in: database) }
         let result =
@@ -72,6 +73,7 @@ extension FirestoreAPI {
     func batchWrite(
         _ request: Google_Firestore_V1_BatchWriteRequest, context: RequestContext
     ) async throws -> Google_Firestore_V1_BatchWriteResponse {
+        RequestDocuments.current?.note(request.writes.lazy.compactMap(\.documentName))
         let database = try seededDatabase(request.database)
         try FirestoreAPI.requireAdmin(context, for: "Batch writes")
         let writes = try request.writes.map { try Write(proto: $0, in: database) }

@@ -7,8 +7,8 @@ import SecurityRules
 /// The JSON shapes of the console API (Docs/Console.md): request log entries, rules
 /// evaluations, diagnostics and coverage. Values and documents are Firestore's REST JSON.
 enum ConsoleJSON {
-    /// A request log entry: `{"id", "time", "protocol", "method", "path", "caller", "verdict",
-    /// "status", "message", "latencyMs", "hasEvaluation"}`.
+    /// A request log entry: `{"id", "time", "protocol", "method", "path", "documents",
+    /// "documentCount", "caller", "verdict", "status", "message", "latencyMs", "hasEvaluation"}`.
     static func entry(_ request: LoggedRequest) -> JSONValue {
         let entry = request.entry
         return .object([
@@ -17,6 +17,8 @@ enum ConsoleJSON {
             member("protocol", .string(entry.transport.rawValue)),
             member("method", .string(entry.method)),
             member("path", .string(entry.path)),
+            member("documents", .array(entry.documents.map { .string($0) })),
+            member("documentCount", JSONValue(Int64(entry.documentCount))),
             member("caller", .string(entry.caller)),
             member("verdict", .string(entry.rules.rawValue)),
             member("status", .string(entry.failure?.code.name ?? "OK")),

@@ -78,6 +78,7 @@ struct WriteSession {
                 state = .closed
                 return response
             }
+            RequestDocuments.current?.note(request.writes.lazy.compactMap(\.documentName))
             let writes = try request.writes.map { try Write(proto: $0, in: database) }
             let result = try await store.commitWaitingForLocks(writes, as: identity)
             state = .open(database: database, issued: issued + 1, acknowledged: acknowledging)

@@ -263,13 +263,7 @@ package enum LocalStoreLayout {
 
     /// The database of the document a write message names.
     private static func database(of proto: Google_Firestore_V1_Write) throws -> DatabaseID {
-        let name: String
-        switch proto.operation {
-        case .update(let document): name = document.name
-        case .delete(let deleted): name = deleted
-        case .transform(let transform): name = transform.document
-        case nil: throw FirestoreError(.dataLoss, "empty write operation")
-        }
+        guard let name = proto.documentName else { throw FirestoreError(.dataLoss, "empty write operation") }
         return try DocumentName(resourceName: name).databaseID
     }
 

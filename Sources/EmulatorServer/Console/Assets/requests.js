@@ -62,7 +62,7 @@ export async function requestsPage(route, token) {
     if (entry.id <= floor) return false;
     if (onlyHere.checked && entry.path && entry.path.includes("projects/") && !entry.path.includes(scope + "/") && !entry.path.endsWith(scope)) return false;
     const text = pathFilter.value.trim();
-    if (text && !(entry.path || "").includes(text)) return false;
+    if (text && !(entry.path || "").includes(text) && !(entry.documents || []).some((name) => name.includes(text))) return false;
     if (verdictFilter.value && entry.verdict !== verdictFilter.value) return false;
     if (methodFilter.value && entry.method !== methodFilter.value) return false;
     return true;
@@ -74,7 +74,7 @@ export async function requestsPage(route, token) {
       h("td", { class: "time" }, h("time", { datetime: entry.time, title: entry.time }, clockTime(entry.time))),
       h("td", { class: "col-protocol" }, entry.protocol),
       h("td", { class: "method" }, entry.method),
-      h("td", { class: "path" }, h("a", { href, "data-keep-focus": true, "data-focus-key": "request-" + entry.id, "aria-label": `Request ${entry.id}: ${entry.method} ${entry.path || ""}` }, shortPath(entry.path)),
+      h("td", { class: "path" }, h("a", { href, "data-keep-focus": true, "data-focus-key": "request-" + entry.id, "aria-label": `Request ${entry.id}: ${entry.method} ${entry.path || ""}` }, shortPath(entry.path, entry)),
         entry.hasEvaluation ? h("span", { class: "badge eval", title: "Rules decided this request" }, "rules") : null),
       h("td", { title: identityTitle(entry.caller), class: "identity" }, identity(entry.caller)),
       h("td", {}, h("span", { class: "badge verdict-" + (entry.verdict === "-" ? "none" : entry.verdict) }, verdictText[entry.verdict] || entry.verdict)),
@@ -159,12 +159,17 @@ export async function requestsPage(route, token) {
   if (route.id) showRequest(detail, route, tbody, token);
   view.onRequestsRoute = (again) => showRequest(detail, again, tbody, token);
 }
-// A request's path without its database: "users/alice", or "(database)" for a request on the
-// database itself (a commit, a batch get), "-" when there is none.
-function shortPath(path) {
+// A request's path without its database: "users/alice", "-" when there is none. A request on
+// the database itself (a commit, a batch get) shows the first document it named and how many
+// more ("users/alice +2"), or "(database)" when it named none.
+function shortPath(path, entry) {
   if (!path || path === "-") return "—";
   const rest = path.replace(/^\/?(v1\/|emulator\/v1\/)?projects\/[^/]+\/databases\/[^/:]+(\/documents)?\/?/, "");
-  return rest === "" ? "(database)" : rest;
+  if (rest !== "" && !rest.startsWith(":")) return rest;
+  const names = (entry && entry.documents) || [];
+  if (!names.length) return rest === "" ? "(database)" : rest;
+  const more = (entry.documentCount || names.length) - 1;
+  return shortPath(names[0]) + (more > 0 ? ` +${more}` : "");
 }
 
 async function showRequest(detail, route, tbody, token) {
@@ -186,6 +191,7 @@ async function showRequest(detail, route, tbody, token) {
     h("dl", { class: "facts" },
       h("dt", {}, "Time"), h("dd", {}, h("time", { datetime: entry.time }, entry.time)),
       h("dt", {}, "Path"), h("dd", {}, h("code", {}, entry.path || "—")),
+      ...documentFacts(entry),
       h("dt", {}, "Protocol"), h("dd", {}, entry.protocol),
       h("dt", {}, "Identity"), h("dd", {}, identity(entry.caller), " ", h("span", { class: "muted" }, `(${identityTitle(entry.caller)})`)),
       h("dt", {}, "Verdict"), h("dd", {}, h("span", { class: "badge verdict-" + (entry.verdict === "-" ? "none" : entry.verdict) }, verdictText[entry.verdict] || entry.verdict)),
@@ -195,6 +201,16 @@ async function showRequest(detail, route, tbody, token) {
     ev ? evaluationView(ev, route) : h("p", { class: "muted" }, entry.verdict === "admin" ? "The owner's requests skip the rules." : "No rules evaluation was recorded for this request."));
   const heading = detail.querySelector("h2");
   if (document.activeElement === document.body || !document.activeElement || !main.contains(document.activeElement) || document.activeElement.closest(".requests")) heading.focus();
+}
+// The documents a request on the database named, as a fact of its details: each one, and how
+// many more the log did not keep.
+function documentFacts(entry) {
+  const names = entry.documents || [];
+  if (!names.length) return [];
+  const more = (entry.documentCount || names.length) - names.length;
+  return [h("dt", {}, "Documents"), h("dd", { id: "request-documents" },
+    h("ul", { class: "plain-list" }, ...names.map((name) => h("li", {}, h("code", {}, shortPath(name))))),
+    more > 0 ? h("span", { class: "muted" }, `and ${more} more`) : null)];
 }
 function evaluationView(ev, route) {
   const decisions = ev.decisions || [];

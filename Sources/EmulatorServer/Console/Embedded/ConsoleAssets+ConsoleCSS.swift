@@ -239,6 +239,7 @@ table.requests tr.failed td.status-failed, .status-failed { color: var(--bad); f
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; font-size: 0.9rem; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
+.facts .plain-list { list-style: none; margin: 0; padding: 0; }
 details.decision { border: 1px solid var(--border); border-radius: var(--radius); margin: 0.75rem 0; }
 details.decision > summary { cursor: pointer; padding: 0.5rem 0.75rem; background: var(--surface-2); border-radius: var(--radius); }
 .decision-body { padding: 0.25rem 0.75rem 0.75rem; }

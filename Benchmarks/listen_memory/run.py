@@ -8,9 +8,14 @@ it measures the RSS again and prints the memory per idle stream, against the goa
 that 10,000 streams take under 100 MB above the idle server). Unless --no-verify, it then changes
 every document and checks that every stream is told of its change (the streams were alive).
 
+With --google, Google's emulator (its launcher, `cloud_firestore_emulator`) is measured the same
+way in the same run, after Hearth, and the two figures are printed as a ratio; where it is not
+installed (or java is missing) that part is skipped, saying so.
+
 Usage:
     .venv-interop/bin/python Benchmarks/listen_memory/run.py --hearth .build-bench-release/release/hearth
         [--streams 10000] [--connections 10] [--settle 2] [--no-verify] [--wrap "heaptrack -o /tmp/h"]
+        [--google /usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/cloud_firestore_emulator]
 Exit status 0 when every stream became current (and, when verified, got its change), 1 otherwise.
 
 With --wrap, the server is stopped by a SIGTERM to the wrapper's process group: a profiler that
@@ -22,6 +27,7 @@ import argparse
 import asyncio
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 import time
@@ -121,7 +127,7 @@ async def measure(server, streams, connections, settle, verify):
         await channel.close()
 
     per_stream = (rss_listening - rss_before) / streams
-    print(f"Idle Listen streams: {streams} over {connections} connections, one document target each")
+    print(f"{server.label}: idle Listen streams: {streams} over {connections} connections, one document target each")
     print(f"  current: {counts['current']} in {current_seconds:.2f} s; errors: {counts['errors']}")
     print(f"  server RSS: {rss_before / 2**20:.1f} MiB idle, {rss_listening / 2**20:.1f} MiB with every stream open "
           f"(ratio {rss_listening / rss_before:.2f})")
@@ -132,7 +138,16 @@ async def measure(server, streams, connections, settle, verify):
         print(f"  changed: {counts['changed']} of {streams} told of their document's change "
               f"{changed_seconds:.2f} s after the first commit was sent")
     ok = counts["current"] == streams and counts["errors"] == 0
-    return ok and (not verify or counts["changed"] == streams)
+    return ok and (not verify or counts["changed"] == streams), per_stream
+
+
+def measure_server(label, command, arguments):
+    """Starts one server, measures it, stops it: (every stream was served, bytes per stream)."""
+    server = Emulator(label, lambda: command)
+    try:
+        return asyncio.run(measure(server, arguments.streams, arguments.connections, arguments.settle, arguments.verify))
+    finally:
+        server.stop()
 
 
 def main():
@@ -144,15 +159,24 @@ def main():
     parser.add_argument("--no-verify", dest="verify", action="store_false",
                         help="close the streams without changing their documents (for a heap profile's peak)")
     parser.add_argument("--wrap", default="", help="a command to run hearth under, e.g. a heap profiler")
+    parser.add_argument("--google", help="also measure Google's emulator (its launcher) in the same run")
     arguments = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="hearth-listen-memory-")
     command = shlex.split(arguments.wrap) + [arguments.hearth, "start", "--port", "{port}", "--project", PROJECT,
                                              "--data", folder]
-    server = Emulator("Hearth", lambda: command)
     try:
-        ok = asyncio.run(measure(server, arguments.streams, arguments.connections, arguments.settle, arguments.verify))
+        ok, per_stream = measure_server("Hearth", command, arguments)
     finally:
-        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    if arguments.google:
+        if not os.access(arguments.google, os.X_OK) or shutil.which("java") is None:
+            print(f"Google's emulator is not installed ({arguments.google}, with java): not compared")
+        else:
+            google_ok, google_per_stream = measure_server(
+                "Google's emulator", [arguments.google, "--host", "127.0.0.1", "--port", "{port}"], arguments)
+            print(f"Per idle stream, Hearth against Google's emulator: {per_stream / 1024:.1f} KiB against "
+                  f"{google_per_stream / 1024:.1f} KiB, ratio {per_stream / max(google_per_stream, 1):.2f}"
+                  + ("" if google_ok else " (not every stream of Google's emulator was served)"))
     sys.exit(0 if ok else 1)
 
 

@@ -50,7 +50,7 @@ def document_name(index):
     return f"{DATABASE}/documents/listened/d{index}"
 
 
-async def measure(server, streams, connections, settle, verify):
+async def measure(server, streams, connections, settle, verify, current_timeout=900):
     channels = [grpc.aio.insecure_channel(server.host, options=[("grpc.use_local_subchannel_pool", 1)])
                 for _ in range(connections)]
     listen = [channel.stream_stream(
@@ -111,7 +111,18 @@ async def measure(server, streams, connections, settle, verify):
 
     started = time.perf_counter()
     tasks = [asyncio.create_task(one(index)) for index in range(streams)]
-    await asyncio.wait_for(all_current.wait(), timeout=900)
+    try:
+        await asyncio.wait_for(all_current.wait(), timeout=current_timeout)
+    except asyncio.TimeoutError:
+        print(f"{server.label}: only {counts['current']} of {streams} streams current after {current_timeout} s "
+              f"({counts['errors']} failed); RSS {server.rss_bytes() / 2**20:.1f} MiB ({rss_before / 2**20:.1f} idle)")
+        go_on.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for channel in channels:
+            await channel.close()
+        return False, None
     current_seconds = time.perf_counter() - started
     await asyncio.sleep(settle)
     rss_listening = server.rss_bytes()
@@ -174,9 +185,13 @@ def main():
         else:
             google_ok, google_per_stream = measure_server(
                 "Google's emulator", [arguments.google, "--host", "127.0.0.1", "--port", "{port}"], arguments)
-            print(f"Per idle stream, Hearth against Google's emulator: {per_stream / 1024:.1f} KiB against "
-                  f"{google_per_stream / 1024:.1f} KiB, ratio {per_stream / max(google_per_stream, 1):.2f}"
-                  + ("" if google_ok else " (not every stream of Google's emulator was served)"))
+            if google_per_stream is None or per_stream is None:
+                print("Per idle stream, Hearth against Google's emulator: no ratio (a server did not serve "
+                      "every stream)")
+            else:
+                print(f"Per idle stream, Hearth against Google's emulator: {per_stream / 1024:.1f} KiB against "
+                      f"{google_per_stream / 1024:.1f} KiB, ratio {per_stream / max(google_per_stream, 1):.2f}"
+                      + ("" if google_ok else " (not every stream of Google's emulator got its change)"))
     sys.exit(0 if ok else 1)
 
 

@@ -109,6 +109,14 @@ async def measure(server, streams, connections, settle, verify, current_timeout=
         finally:
             call.cancel()
 
+    async def close_streams(cancel):
+        go_on.set()
+        for task in tasks if cancel else []:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for channel in channels:
+            await channel.close()
+
     started = time.perf_counter()
     tasks = [asyncio.create_task(one(index)) for index in range(streams)]
     try:
@@ -116,12 +124,7 @@ async def measure(server, streams, connections, settle, verify, current_timeout=
     except asyncio.TimeoutError:
         print(f"{server.label}: only {counts['current']} of {streams} streams current after {current_timeout} s "
               f"({counts['errors']} failed); RSS {server.rss_bytes() / 2**20:.1f} MiB ({rss_before / 2**20:.1f} idle)")
-        go_on.set()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for channel in channels:
-            await channel.close()
+        await close_streams(cancel=True)
         return False, None
     current_seconds = time.perf_counter() - started
     await asyncio.sleep(settle)
@@ -132,10 +135,7 @@ async def measure(server, streams, connections, settle, verify, current_timeout=
         await commit_all(2)
         await asyncio.wait_for(all_changed.wait(), timeout=900)
         changed_seconds = time.perf_counter() - started
-    go_on.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    for channel in channels:
-        await channel.close()
+    await close_streams(cancel=False)
 
     per_stream = (rss_listening - rss_before) / streams
     print(f"{server.label}: idle Listen streams: {streams} over {connections} connections, one document target each")

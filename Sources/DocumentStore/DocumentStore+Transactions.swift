@@ -187,7 +187,7 @@ extension DocumentStore {
                     if attempt == 1 {
                         await Task.yield()
                     } else {
-                        try await Task.sleep(for: .milliseconds(min(1000, 10 << attempt)))
+                        try await DeadlineTimer.shared.sleep(until: .now + .milliseconds(min(1000, 10 << attempt)))
                     }
                 } catch {
                     rollback(transaction)

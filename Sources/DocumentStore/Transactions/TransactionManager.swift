@@ -401,8 +401,7 @@ final class TransactionManager: Sendable {
                     continuation.resume(with: outcome)
                     return
                 }
-                Task { [weak self] in
-                    try? await Task.sleep(until: limit, clock: .continuous)
+                DeadlineTimer.shared.schedule(at: limit) { [weak self] in
                     self?.timeOut(ticket, reason: timeoutReason)
                 }
             }

@@ -289,6 +289,69 @@ def edit_field_then_read_with_client():
     shot("edited-fields")
 
 
+def top_level_entry_editor(dialog):
+    """The entries editor of the dialog's own value (not one nested in it)."""
+    return js("return arguments[0].querySelector('.value-editor').querySelector(':scope > .value-inputs > .entries-editor')", dialog)
+
+
+@check
+def nested_values_keep_their_types():
+    """A map edited in the console keeps the types inside it: timestamps, references, 64-bit
+    integers, maps in arrays; a new nested field is typed too, and bad input writes nothing."""
+    joined = datetime.datetime(2026, 5, 6, 7, 8, 9, 123000, tzinfo=datetime.timezone.utc)
+    deep = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    big = 2**53 + 1  # not a JavaScript number
+    client.collection("open").document("nested").set({"profile": {
+        "joined": joined, "big": big, "ref": client.document("open/other"), "tags": ["x", {"deep": deep}]}})
+    open_url(page("open", "nested"))
+    wait_document_ready()
+    click(css('button[aria-label="Edit field profile"]'))
+    dialog = wait_for(lambda: css("dialog[open]"), "the map editor opens")
+    top = top_level_entry_editor(dialog)
+    names = js("return [...arguments[0].querySelectorAll(':scope > .entries > fieldset > .form-row > input[data-role=key]')].map(i => i.value)", top)
+    assert names == ["big", "joined", "ref", "tags"], names
+    types = js("return [...arguments[0].querySelectorAll('select[data-role=type]')].map(s => s.value)", dialog)
+    # profile, its 4 fields, the 2 elements of tags and the field of tags[1]
+    assert types == ["map", "integer", "timestamp", "reference", "array", "string", "map", "timestamp"], types
+    # A field added inside the map, typed.
+    click(css(":scope > button[data-role='add-entry']", top))
+    entry = css_all(":scope > .entries > fieldset", top)[-1]
+    assert js("return document.activeElement === arguments[0]", css("input[data-role='key']", entry)), "focus is not on the new field's name"
+    css("input[data-role='key']", entry).send_keys("added")
+    Select(css("select[data-role='type']", entry)).select_by_value("timestamp")
+    added = css("input[data-role='value']", entry)
+    added.clear()
+    added.send_keys("2026-03-04T05:06:07Z")
+    shot("nested-map-editor")
+    click(css("button[type='submit']", dialog))
+    wait_for(lambda: not css_all("dialog[open]"), "the editor closes")
+    profile = wait_for(lambda: client.document("open/nested").get().get("profile") if "added" in client.document("open/nested").get().get("profile") else None, "the new field is written")
+    assert profile["joined"] == joined, profile["joined"]
+    assert profile["big"] == big, profile["big"]
+    assert profile["ref"].path == "open/other", profile["ref"]
+    assert profile["tags"] == ["x", {"deep": deep}], profile["tags"]
+    assert profile["added"] == datetime.datetime(2026, 3, 4, 5, 6, 7, tzinfo=datetime.timezone.utc), profile["added"]
+    # A field without a name, and an array put straight in an array, are refused in the page.
+    before = client.document("open/nested").get().update_time
+    click(css('button[aria-label="Edit field profile"]'))
+    dialog = wait_for(lambda: css("dialog[open]"), "the map editor opens again")
+    top = top_level_entry_editor(dialog)
+    click(css(":scope > button[data-role='add-entry']", top))
+    click(css("button[type='submit']", dialog))
+    wait_for(lambda: "Field 6 has no name" in css(".dialog-error", dialog).text, "the unnamed field is refused")
+    css_all(":scope > .entries > fieldset", top)[-1].find_element(By.CSS_SELECTOR, ":scope > button").click()
+    tags = css_all(":scope > .entries > fieldset", top)[4]
+    tags_entries = css(".entries-editor", tags)
+    click(css(":scope > button[data-role='add-entry']", tags_entries))
+    Select(css_all(":scope > .entries > fieldset", tags_entries)[-1].find_element(By.CSS_SELECTOR, "select[data-role='type']")).select_by_value("array")
+    click(css("button[type='submit']", dialog))
+    wait_for(lambda: "cannot hold another array" in css(".dialog-error", dialog).text, "an array in an array is refused")
+    assert "In field \"tags\"" in css(".dialog-error", dialog).text, css(".dialog-error", dialog).text
+    press(Keys.ESCAPE)
+    wait_for(lambda: not css_all("dialog[open]"), "Escape closes the editor")
+    assert client.document("open/nested").get().update_time == before, "a refused edit wrote the document"
+
+
 @check
 def client_write_appears_live():
     client.collection("open").document("live-1").set({"n": 1})
@@ -490,6 +553,8 @@ def accessibility_tree_names_every_control():
     wait_for(lambda: css("dialog[open]"), "the editor opens")
     for kind in ("geopoint", "timestamp", "boolean", "map"):
         Select(css("dialog[open] select[data-role='type']")).select_by_value(kind)
+        if kind == "map":  # with a field in it: its name, type, value and Remove button
+            click(css("dialog[open] button[data-role='add-entry']"))
         seen, missing = ax_unnamed()
         assert not missing, f"editor ({kind}): controls without a name: {missing}"
         total += seen

@@ -206,6 +206,9 @@ dialog::backdrop { background: rgba(20, 18, 16, 0.45); }
 .dialog-actions { display: flex; justify-content: flex-end; gap: 0.5rem; margin-top: 1rem; }
 .dialog-error:not(:empty) { background: var(--bad-soft); color: var(--bad); padding: 0.5rem 0.7rem; border-radius: 6px; }
 .value-editor .value-inputs > button { margin-bottom: 0.75rem; }
+.entries-editor { margin-bottom: 0.75rem; }
+.entries-editor .entry { margin: 0 0 0.5rem; }
+.entries-editor .entry > button { margin-bottom: 0.5rem; }
 
 .error-box { background: var(--bad-soft); color: var(--bad); padding: 0.6rem 0.85rem; border-radius: 6px; margin: 0.5rem 0; white-space: pre-wrap; }
 .note { background: var(--surface-2); padding: 0.6rem 0.85rem; border-radius: 6px; margin: 0.5rem 0; }

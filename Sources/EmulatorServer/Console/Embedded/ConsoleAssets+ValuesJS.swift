@@ -85,32 +85,9 @@ export function valueCell(value) {
   return h("span", { class: "value-" + type }, summary(value));
 }
 
-// Plain JSON (for map and array editors) <-> Firestore values.
-function fromPlain(x) {
-  if (x === null) return { nullValue: null };
-  if (typeof x === "boolean") return { booleanValue: x };
-  if (typeof x === "number") return Number.isInteger(x) ? { integerValue: String(x) } : { doubleValue: x };
-  if (typeof x === "string") return { stringValue: x };
-  if (Array.isArray(x)) return { arrayValue: { values: x.map(fromPlain) } };
-  const fields = {};
-  for (const [k, v] of Object.entries(x)) fields[k] = fromPlain(v);
-  return { mapValue: { fields } };
-}
-function toPlain(value) {
-  switch (typeOf(value)) {
-    case "null": return null;
-    case "boolean": return value.booleanValue;
-    case "integer": return Number(value.integerValue);
-    case "double": return typeof value.doubleValue === "string" ? value.doubleValue : value.doubleValue;
-    case "array": return arrayItems(value).map(toPlain);
-    case "map": { const o = {}; for (const [k, v] of Object.entries(mapFields(value))) o[k] = toPlain(v); return o; }
-    case "vector": return vectorItems(value);
-    case "geopoint": return { latitude: value.geoPointValue.latitude || 0, longitude: value.geoPointValue.longitude || 0 };
-    default: return value[Object.keys(value)[0]];
-  }
-}
-
 // The typed editor: a type select and the inputs for that type; read() gives a Firestore value.
+// A map or an array is edited as its fields or elements, each with an editor of its own, so a
+// timestamp, a reference or a 64-bit integer deep inside keeps its type and its value.
 export function valueEditor(initial, context) {
   const initialType = initial ? typeOf(initial) : "string";
   const typeSelect = h("select", { "data-role": "type" }, TYPES.map(([value, label]) =>
@@ -211,23 +188,74 @@ export function valueEditor(initial, context) {
         return { mapValue: { fields: { __type__: { stringValue: "__vector__" }, value: { arrayValue: { values: numbers.map((n) => ({ doubleValue: n })) } } } } };
       };
     } else {
-      // map and array: plain JSON; typed values inside are added field by field.
-      const area = h("textarea", { "data-role": "value", rows: 5, spellcheck: "false", class: "code" });
-      area.value = sameType(type) ? JSON.stringify(toPlain(initial), null, 2) : type === "map" ? "{}" : "[]";
-      inputs.append(labelled(type === "map" ? "Value (a JSON object)" : "Value (a JSON array)", area,
-        "JSON numbers, strings, booleans, null, arrays and objects. For timestamps, references and other types inside, add them one by one with the field's Add button."));
-      read = () => {
-        let parsed;
-        try { parsed = JSON.parse(area.value); } catch (e) { throw new Error("That is not valid JSON: " + e.message); }
-        if (type === "map" && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) throw new Error("A map is a JSON object, like {\"a\": 1}.");
-        if (type === "array" && !Array.isArray(parsed)) throw new Error("An array is a JSON array, like [1, 2].");
-        return fromPlain(parsed);
-      };
+      const entries = entriesEditor(type, sameType(type) ? initial : null, context);
+      inputs.append(entries.element);
+      read = entries.read;
     }
   }
   typeSelect.addEventListener("change", build);
   build();
   return { element: h("div", { class: "value-editor" }, labelled("Type", typeSelect), inputs), read: () => read(), typeSelect };
+}
+
+// The fields of a map or the elements of an array, each in a fieldset with its own typed editor
+// (a field's name too), with buttons to add and remove entries.
+function entriesEditor(type, initial, context) {
+  const isMap = type === "map";
+  const noun = isMap ? "field" : "element";
+  const list = h("div", { class: "entries" });
+  const empty = h("p", { class: "hint" }, isMap ? "An empty map until a field is added." : "An empty array until an element is added.");
+  const entries = [];
+  const renumber = () => {
+    empty.hidden = entries.length > 0;
+    entries.forEach((entry, index) => {
+      entry.legend.textContent = `${isMap ? "Field" : "Element"} ${index + 1}`;
+      entry.remove.setAttribute("aria-label", `Remove ${noun} ${index + 1}`);
+    });
+  };
+  function add(key, value) {
+    const editor = valueEditor(value, context);
+    const name = isMap ? h("input", { type: "text", "data-role": "key", autocomplete: "off", spellcheck: "false" }) : null;
+    if (name) name.value = key;
+    const entry = { editor, name, legend: h("legend", {}) };
+    entry.remove = button("Remove", () => {
+      entries.splice(entries.indexOf(entry), 1);
+      entry.element.remove();
+      renumber();
+      addButton.focus();
+    }, { class: "link small danger-text" });
+    entry.element = h("fieldset", { class: "entry" }, entry.legend, name ? labelled("Name", name) : null, editor.element, entry.remove);
+    entries.push(entry);
+    list.append(entry.element);
+    renumber();
+    return entry;
+  }
+  const addButton = button(isMap ? "Add a field" : "Add an element", () => {
+    const entry = add("", null);
+    (entry.name || entry.editor.typeSelect).focus();
+  }, { class: "secondary small", "data-role": "add-entry" });
+  if (initial && isMap) for (const key of sortedKeys(mapFields(initial))) add(key, mapFields(initial)[key]);
+  if (initial && !isMap) for (const item of arrayItems(initial)) add("", item);
+  renumber();
+  const read = () => {
+    const values = entries.map((entry, index) => {
+      const what = isMap ? `field ${JSON.stringify(entry.name.value)}` : `element ${index + 1}`;
+      if (isMap && !entry.name.value) throw new Error(`Field ${index + 1} has no name.`);
+      let value;
+      try { value = entry.editor.read(); } catch (error) { throw new Error(`In ${what}: ${error.message}`); }
+      if (!isMap && typeOf(value) === "array") throw new Error(`Element ${index + 1} is an array: an array cannot hold another array directly (put it in a map).`);
+      return value;
+    });
+    if (!isMap) return { arrayValue: { values } };
+    const names = new Set();
+    for (const entry of entries) {
+      if (names.has(entry.name.value)) throw new Error(`Two fields are named ${JSON.stringify(entry.name.value)}.`);
+      names.add(entry.name.value);
+    }
+    // fromEntries makes every name an own property, "__proto__" too.
+    return { mapValue: { fields: Object.fromEntries(entries.map((entry, index) => [entry.name.value, values[index]])) } };
+  };
+  return { element: h("div", { class: "entries-editor" }, empty, list, addButton), read };
 }
 
 // ---- Field paths ------------------------------------------------------------------------

@@ -86,15 +86,17 @@ public final class EmulatorServer: Sendable {
         transportConfig.connection.keepalive.clientBehavior = .init(
             minPingIntervalWithoutCalls: .zero, allowWithoutCalls: true)
         // Each stream registers with its connection's `ClientFrameRewriter`, which refuses it
-        // over the stream limit and half-closes it when the client resets it; malformed message
-        // framing gets a status rather than a bare stream reset.
+        // over the stream limit and half-closes it when the client resets it; a call's deadline
+        // is kept by `StreamDeadline` rather than grpc-swift (whose sleeping timer task leaks on
+        // this toolchain); malformed message framing gets a status rather than a bare stream reset.
         transportConfig.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
             stream.eventLoop.makeCompletedFuture {
                 let rewriter = try stream.parent.map { try $0.pipeline.syncOperations.handler(type: ClientFrameRewriter.self) }
                 if let rewriter, !rewriter.register(stream, limit: streamLimit) {
                     try stream.pipeline.syncOperations.addHandler(StreamRefuser(), position: .first)
                 } else {
-                    try stream.pipeline.syncOperations.addHandler(GRPCFramingGuard(sizeLimit: sizeLimit), position: .first)
+                    try stream.pipeline.syncOperations.addHandlers(
+                        [StreamDeadline(), GRPCFramingGuard(sizeLimit: sizeLimit)], position: .first)
                 }
             }
         }

@@ -22,15 +22,16 @@ enum RawHTTP2 {
     }
 
     /// The client preface, an empty SETTINGS frame and a request's HEADERS frame (without
-    /// END_STREAM) for `method` of the Firestore service on `stream`, as the owner.
-    static func opening(_ method: String, stream: UInt32, authority: String) -> [UInt8] {
+    /// END_STREAM) for `method` of the Firestore service on `stream`, as the owner, with the
+    /// `extra` header fields.
+    static func opening(_ method: String, stream: UInt32, authority: String, extra: [(String, String)] = []) -> [UInt8] {
         var bytes = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
         bytes += frame(type: 0x4, flags: 0, stream: 0, payload: [])  // SETTINGS
         let block = headerBlock([
             (":method", "POST"), (":scheme", "http"), (":path", "/google.firestore.v1.Firestore/\(method)"),
             (":authority", authority), ("content-type", "application/grpc"), ("te", "trailers"),
             ("authorization", "Bearer owner"),
-        ])
+        ] + extra)
         return bytes + frame(type: 0x1, flags: 0x4, stream: stream, payload: block)  // END_HEADERS
     }
 

@@ -94,26 +94,6 @@ final class GRPCFramingGuard: ChannelDuplexHandler {
     /// Answers with a trailers-only response holding `status`, then closes the stream.
     private func refuse(context: ChannelHandlerContext, with status: WireStatus) {
         refused = true
-        let trailers: HPACKHeaders = [
-            ":status": "200", "content-type": "application/grpc",
-            "grpc-status": String(status.code.rawValue), "grpc-message": Self.percentEncoded(status.message),
-        ]
-        context.writeAndFlush(
-            wrapOutboundOut(.headers(.init(headers: trailers, endStream: true))), promise: nil)
-        context.close(promise: nil)
-    }
-
-    /// `grpc-message`'s encoding: printable ASCII but `%` as is, every other byte as `%XX`.
-    private static func percentEncoded(_ text: String) -> String {
-        let hexDigits = Array("0123456789ABCDEF".utf8)
-        var encoded: [UInt8] = []
-        for byte in text.utf8 {
-            if byte >= 0x20, byte <= 0x7E, byte != UInt8(ascii: "%") {
-                encoded.append(byte)
-            } else {
-                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
+        context.endGRPCStream(with: status, responseStarted: false)
     }
 }

@@ -5,9 +5,10 @@ import Synchronization
 /// transactions' lock-wait timeouts and the back-offs between a transaction's attempts.
 ///
 /// A task sleeping per wait (`Task { try await Task.sleep(until:) ... }`) did the same job, but a
-/// busy server makes hundreds of lock waits a second, and in the 60-minute soak heaptrack found
-/// about 150 bytes still allocated for each of 240,000 such sleeps (BENCHMARKS.md, "Soak"). Here a
-/// wait costs one heap entry, freed when its deadline passes, and no task.
+/// busy server makes hundreds of lock waits a second, and on Swift 6.3 on Linux the sleeps a
+/// server makes were found to keep their wake-up jobs for good (heaptrack, in the 60-minute soak:
+/// BENCHMARKS.md, "Soak"; the ones found were grpc-swift's call deadlines, see `StreamDeadline`).
+/// Here a wait costs one heap entry, freed when its deadline passes, and no task or sleep.
 ///
 /// Actions run on the timer's thread, in deadline order, one at a time: they must be short (the
 /// transactions' take a lock and resume a continuation).

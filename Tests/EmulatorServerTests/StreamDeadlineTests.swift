@@ -37,8 +37,11 @@ import Testing
             #expect(trailers?["grpc-status"] == "4", "\(String(describing: trailers))")
             #expect(trailers?["grpc-message"] == "Deadline exceeded")
             #expect(elapsed >= .milliseconds(400), "the stream ended \(elapsed) after it opened")
-            // The target was served before the deadline: responses came first, then trailers.
-            #expect(RawHTTP2.frames(in: received).contains { $0.stream == 1 && $0.type == 0x0 && !$0.payload.isEmpty })
+            // Usually the target is served before the deadline, and the status comes as trailers
+            // after the response; on a loaded machine the deadline may come first, and the status
+            // is then a trailers-only response. Either is well formed.
+            let served = RawHTTP2.frames(in: received).contains { $0.stream == 1 && $0.type == 0x0 && !$0.payload.isEmpty }
+            #expect(trailers?[":status"] == (served ? nil : "200"), "served: \(served), \(String(describing: trailers))")
         }
     }
 

@@ -248,12 +248,18 @@ def document_fields_and_types():
     shot("reference-followed")
 
 
-def submit_typed_value(dialog, kind, text):
-    """In an open value editor: chooses the type, enters the value, submits."""
-    Select(css("select[data-role='type']", dialog)).select_by_value(kind)
-    value = css("input[data-role='value']", dialog)
+def enter_typed_value(editor, kind, text):
+    """In a value editor (a dialog, or a field of a map being edited): chooses the type and
+    enters the value."""
+    Select(css("select[data-role='type']", editor)).select_by_value(kind)
+    value = css("input[data-role='value']", editor)
     value.clear()
     value.send_keys(text)
+
+
+def submit_typed_value(dialog, kind, text):
+    """In an open value editor: chooses the type, enters the value, submits."""
+    enter_typed_value(dialog, kind, text)
     click(css("button[type='submit']", dialog))
 
 
@@ -318,14 +324,12 @@ def nested_values_keep_their_types():
     entry = css_all(":scope > .entries > fieldset", top)[-1]
     assert js("return document.activeElement === arguments[0]", css("input[data-role='key']", entry)), "focus is not on the new field's name"
     css("input[data-role='key']", entry).send_keys("added")
-    Select(css("select[data-role='type']", entry)).select_by_value("timestamp")
-    added = css("input[data-role='value']", entry)
-    added.clear()
-    added.send_keys("2026-03-04T05:06:07Z")
+    enter_typed_value(entry, "timestamp", "2026-03-04T05:06:07Z")
     shot("nested-map-editor")
     click(css("button[type='submit']", dialog))
     wait_for(lambda: not css_all("dialog[open]"), "the editor closes")
-    profile = wait_for(lambda: client.document("open/nested").get().get("profile") if "added" in client.document("open/nested").get().get("profile") else None, "the new field is written")
+    profile = wait_for(lambda: (lambda p: p if "added" in p else None)(client.document("open/nested").get().get("profile")),
+                       "the new field is written")
     assert profile["joined"] == joined, profile["joined"]
     assert profile["big"] == big, profile["big"]
     assert profile["ref"].path == "open/other", profile["ref"]

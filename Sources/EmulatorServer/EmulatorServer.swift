@@ -42,6 +42,8 @@ public final class EmulatorServer: Sendable {
     let requestLog: RequestLog
     /// The console's open Server-Sent Events streams, ended when the server stops.
     let eventStreams: OpenEventStreams
+    /// The Listen streams, served below grpc-swift; `run()` returns once every one has ended.
+    private let listenStreams: ListenStreams
     private let transport: HTTP2ServerTransport.Custom<OnePortListenerFactory>
     private let grpcServer: GRPCServer<HTTP2ServerTransport.Custom<OnePortListenerFactory>>
 
@@ -65,6 +67,8 @@ public final class EmulatorServer: Sendable {
         let runner = RequestRunner(
             log: configuration.onRequest, requests: requestLog, rules: rules, readers: store.readerExecutor,
             writer: store.writerExecutor)
+        let listenStreams = ListenStreams(api: api, runner: runner)
+        self.listenStreams = listenStreams
         let console = ConsoleAPI(api: api, rules: rules, log: requestLog, defaultProject: configuration.defaultProject)
         let gateway = RESTGateway(api: api, runner: runner, rulesAdmin: RulesAdmin(rules: rules), console: console)
         let sizeLimit = RequestSizeLimit(bytes: configuration.maxRequestBytes)
@@ -88,7 +92,8 @@ public final class EmulatorServer: Sendable {
         // Each stream registers with its connection's `ClientFrameRewriter`, which refuses it
         // over the stream limit and half-closes it when the client resets it; a call's deadline
         // is kept by `StreamDeadline` rather than grpc-swift (whose sleeping timer task leaks on
-        // this toolchain); malformed message framing gets a status rather than a bare stream reset.
+        // this toolchain); malformed message framing gets a status rather than a bare stream
+        // reset; Listen calls are served by a `ListenStreamHandler`, without grpc-swift's tasks.
         transportConfig.channelDebuggingCallbacks.onAcceptHTTP2Stream = { stream in
             stream.eventLoop.makeCompletedFuture {
                 let rewriter = try stream.parent.map { try $0.pipeline.syncOperations.handler(type: ClientFrameRewriter.self) }
@@ -96,7 +101,8 @@ public final class EmulatorServer: Sendable {
                     try stream.pipeline.syncOperations.addHandler(StreamRefuser(), position: .first)
                 } else {
                     try stream.pipeline.syncOperations.addHandlers(
-                        [StreamDeadline(), GRPCFramingGuard(sizeLimit: sizeLimit)], position: .first)
+                        [StreamDeadline(), GRPCFramingGuard(sizeLimit: sizeLimit), listenStreams.makeHandler()],
+                        position: .first)
                 }
             }
         }
@@ -121,11 +127,14 @@ public final class EmulatorServer: Sendable {
             }
         } catch {
             await eventStreams.closeAll()
+            await listenStreams.waitUntilAllEnded()
             throw EmulatorServer.startupError(error, host: configuration.host, port: configuration.port)
         }
         // However the server stops, the console's event streams end with it, and before `run()`
         // returns: the store may be closed next, and a stream reading it would keep it open.
+        // The Listen streams closed with their connections; their sessions stop by themselves.
         await eventStreams.closeAll()
+        await listenStreams.waitUntilAllEnded()
     }
 
     /// The address the server listens on, once it does (with the actual port when the

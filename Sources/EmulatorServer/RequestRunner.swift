@@ -23,50 +23,65 @@ struct RequestRunner: Sendable {
         _ transport: RequestLogEntry.Transport, method: String, path: String, authorization: String?,
         _ body: (RequestContext) async throws -> Result
     ) async throws(WireStatus) -> Result {
-        let start = ContinuousClock.now
-        var context: RequestContext?
-        var recorder: RulesDecisionRecorder?
-        let documents = RequestDocuments.areNamed(method: method, path: path) ? RequestDocuments() : nil
-        func finish(_ failure: WireStatus?) {
-            report(
-                transport, method: method, path: path, start: start, context: context, recorder: recorder,
-                documents: documents, failure: failure)
-        }
+        let scope = try begin(transport, method: method, path: path, authorization: authorization)
         do {
-            let parsed = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
-            context = parsed
             // The request's work runs on the store's threads (writes on its writer, the rest on its
             // readers), so LevelDB's blocking reads, writes and fsyncs, and rules files read from
             // disk, never hold Swift's cooperative threads.
             let executor = RequestRunner.isWrite(method: method, path: path) ? writer : readers
-            func work() async throws -> Result {
-                try await withTaskExecutorPreference(executor) {
-                    if let project = RequestRunner.project(inPath: path) { rules.prepare(project: project) }
-                    guard let documents else { return try await body(parsed) }
-                    return try await RequestDocuments.$current.withValue(documents) { try await body(parsed) }
-                }
+            let result = try await withTaskExecutorPreference(executor) {
+                prepareRules(for: scope)
+                return try await scope.withLocals(body)
             }
-            // Rules never judge the owner: nothing to record.
-            let result: Result
-            if parsed.isAdmin {
-                result = try await work()
-            } else {
-                let requestRecorder = RulesDecisionRecorder()
-                recorder = requestRecorder
-                result = try await RulesDecisionRecorder.$current.withValue(requestRecorder) { try await work() }
-            }
-            finish(nil)
+            finish(scope, failure: nil)
             return result
         } catch {
             let status = WireStatus(error)
-            finish(status)
+            finish(scope, failure: status)
             throw status
         }
     }
 
-    /// Reports a request finished now. Out of line: this function's frame is kept for the
-    /// whole of a stream (a Listen stream may stay idle for hours), and the log entry built
-    /// inline made it 1.2 KB.
+    /// Opens a request for work that does not fit in one `run` (a Listen stream's batches, run
+    /// as they come): reads the caller from the `Authorization` header. End it with `finish`.
+    ///
+    /// - Throws: `WireStatus` for an unreadable header, reported as the request's end already.
+    func begin(
+        _ transport: RequestLogEntry.Transport, method: String, path: String, authorization: String?
+    ) throws(WireStatus) -> RequestScope {
+        let start = ContinuousClock.now
+        let context: RequestContext
+        do {
+            context = RequestContext(authentication: try AuthorizationHeader.parse(authorization))
+        } catch {
+            let status = WireStatus(error)
+            report(
+                transport, method: method, path: path, start: start, context: nil, recorder: nil, documents: nil,
+                failure: status)
+            throw status
+        }
+        return RequestScope(
+            transport: transport, method: method, path: path, start: start, context: context,
+            // Rules never judge the owner: nothing to record.
+            recorder: context.isAdmin ? nil : RulesDecisionRecorder(),
+            documents: RequestDocuments.areNamed(method: method, path: path) ? RequestDocuments() : nil)
+    }
+
+    /// Gives the project the request's path names its rules (`ProjectRules.prepare`). Call on
+    /// the store's threads: it may read a rules file.
+    func prepareRules(for scope: RequestScope) {
+        if let project = RequestRunner.project(inPath: scope.path) { rules.prepare(project: project) }
+    }
+
+    /// Reports a request opened by `begin` as over, failed with `failure` or not.
+    func finish(_ scope: RequestScope, failure: WireStatus?) {
+        report(
+            scope.transport, method: scope.method, path: scope.path, start: scope.start, context: scope.context,
+            recorder: scope.recorder, documents: scope.documents, failure: failure)
+    }
+
+    /// Reports a request finished now. Out of line: `run`'s frame is kept for the whole of a
+    /// `Write` stream, and the log entry built inline made it 1.2 KB.
     @inline(never)
     private func report(
         _ transport: RequestLogEntry.Transport, method: String, path: String, start: ContinuousClock.Instant,

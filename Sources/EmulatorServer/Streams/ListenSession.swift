@@ -3,7 +3,6 @@ import DocumentStore
 import FirestoreProto
 import FirestoreWire
 import Foundation
-import GRPCCore
 import QueryEngine
 import SecurityRules
 
@@ -20,13 +19,14 @@ import SecurityRules
 /// raise a snapshot. A target that fails (a rules denial, an invalid query) is answered with
 /// `REMOVE` and a cause; the stream goes on.
 ///
-/// The session runs on the stream's task; its state is touched only there. Teardown (the
-/// client leaves, the stream fails, the task is cancelled) stops every store listener.
+/// The session's state is touched only by `answer(_:)` and `stop()`, which its
+/// `ListenStreamDriver` calls one at a time. Teardown (the client leaves, the stream fails, the
+/// server stops) stops every store listener.
 final class ListenSession {
     private let store: DocumentStore
     private let identity: RequestIdentity
-    private let inbox: SessionInbox<ListenEvent>
-    private let writer: RPCWriter<Google_Firestore_V1_ListenResponse>
+    /// Tells the driver a target's part may have a snapshot ready. Called on committing threads.
+    private let post: @Sendable (ListenEvent) -> Void
     /// The stream's database, from its first request.
     private var database: DatabaseID?
     private var targets: [Int32: ActiveWatchTarget] = [:]
@@ -35,39 +35,17 @@ final class ListenSession {
     /// The read time of the last consistent point sent (they never go backwards).
     private var lastGlobalVersion: Int64 = 0
 
-    init(
-        store: DocumentStore, identity: RequestIdentity, inbox: SessionInbox<ListenEvent>,
-        writer: RPCWriter<Google_Firestore_V1_ListenResponse>
-    ) {
+    init(store: DocumentStore, identity: RequestIdentity, post: @escaping @Sendable (ListenEvent) -> Void) {
         self.store = store
         self.identity = identity
-        self.inbox = inbox
-        self.writer = writer
-    }
-
-    /// Serves the stream until the client closes it, goes away or the stream fails; `pending`
-    /// are events taken from the inbox already.
-    ///
-    /// Only this loop waits: it is what an idle stream keeps, so it holds nothing but the batch
-    /// (the work of a batch is `answer(_:)`'s, off the task's frame).
-    ///
-    /// - Throws: `FirestoreError` for a malformed request (the stream ends with its status).
-    func run(pending: [ListenEvent]) async throws -> StreamEnd {
-        defer { stopAll() }
-        var batch = pending
-        while !batch.isEmpty {
-            let (responses, end) = try answer(batch)
-            if !responses.isEmpty { try await writer.write(contentsOf: responses) }
-            if let end { return end }
-            batch = await inbox.takeAll()
-        }
-        return .cancelled
+        self.post = post
     }
 
     /// The responses to a batch of events, and how the stream ends if it does: the responses
-    /// to write first (none when the client left or the RPC was cancelled).
-    @inline(never)
-    private func answer(_ batch: [ListenEvent]) throws -> (responses: [Google_Firestore_V1_ListenResponse], end: StreamEnd?) {
+    /// to write first (none when the client left or the stream was cancelled).
+    ///
+    /// - Throws: `FirestoreError` for a malformed request (the stream ends with its status).
+    func answer(_ batch: [ListenEvent]) throws -> (responses: [Google_Firestore_V1_ListenResponse], end: StreamEnd?) {
         var responses: [Google_Firestore_V1_ListenResponse] = []
         var changed = false
         for event in batch {
@@ -186,7 +164,7 @@ final class ListenSession {
         return lastAssignedID
     }
 
-    /// Opens the store listeners of `target`. No task waits on them: each tells the inbox when
+    /// Opens the store listeners of `target`. Nothing waits on them: each tells the driver when
     /// it has something (its first snapshot at once), and the session takes it then.
     private func open(_ target: WatchTarget, id: Int32) throws {
         var streams: [ListenerStream] = []
@@ -202,7 +180,7 @@ final class ListenSession {
         let serial = nextSerial
         targets[id] = ActiveWatchTarget(id: id, serial: serial, target: target, streams: streams)
         for (part, stream) in streams.enumerated() {
-            stream.onReady { [inbox] in inbox.post(.ready(serial: serial, part: part)) }
+            stream.onReady { [post] in post(.ready(serial: serial, part: part)) }
         }
     }
 
@@ -299,7 +277,8 @@ final class ListenSession {
             .noChange, [], resumeToken: token, readTime: ListenResumeToken.readTime(lastGlobalVersion))
     }
 
-    private func stopAll() {
+    /// Stops every target's store listeners.
+    func stop() {
         for target in targets.values { target.stop() }
         targets = [:]
     }

@@ -17,8 +17,8 @@ import NIOHTTP2
 ///   (clients retry RESOURCE_EXHAUSTED, which Google's emulator answers here, until their
 ///   deadline).
 ///
-/// The status goes out as a trailers-only response, and the stream is then closed, which ends
-/// the RPC's handler; nothing the handler writes afterwards reaches the client. Well-formed
+/// The status goes out as a trailers-only response (or as trailers, after response headers
+/// sent already), and the stream is then closed, which ends the RPC's handler; nothing the handler writes afterwards reaches the client. Well-formed
 /// streams pass through untouched: the guard reads only the 5-byte prefixes and counts the
 /// message bytes between them.
 final class GRPCFramingGuard: ChannelDuplexHandler {
@@ -37,6 +37,8 @@ final class GRPCFramingGuard: ChannelDuplexHandler {
     private var messageRemaining = 0
     /// Whether the stream was answered with a status: everything after is dropped.
     private var refused = false
+    /// Whether the server sent its response headers: the status then goes out as trailers.
+    private var responseStarted = false
 
     init(sizeLimit: RequestSizeLimit) {
         self.sizeLimit = sizeLimit
@@ -59,6 +61,7 @@ final class GRPCFramingGuard: ChannelDuplexHandler {
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
+        if case .headers = unwrapOutboundIn(data) { responseStarted = true }
         context.write(data, promise: promise)
     }
 
@@ -91,9 +94,10 @@ final class GRPCFramingGuard: ChannelDuplexHandler {
         return nil
     }
 
-    /// Answers with a trailers-only response holding `status`, then closes the stream.
+    /// Answers with `status` (a trailers-only response, or trailers after the response
+    /// headers), then closes the stream.
     private func refuse(context: ChannelHandlerContext, with status: WireStatus) {
         refused = true
-        context.endGRPCStream(with: status, responseStarted: false)
+        context.endGRPCStream(with: status, responseStarted: responseStarted)
     }
 }

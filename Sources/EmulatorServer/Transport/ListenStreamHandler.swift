@@ -82,7 +82,9 @@ final class ListenStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         while let message = reader.next() {
             guard let request = try? Google_Firestore_V1_ListenRequest(serializedBytes: Array(message.readableBytesView))
             else {
-                endRequests(.failed(FirestoreError.invalidArgument("A Listen request could not be decoded as a ListenRequest")))
+                // grpc-swift's message for an unreadable request of any other call.
+                endRequests(.failed(FirestoreError.invalidArgument(
+                    "Can't deserialize to message of type \(Google_Firestore_V1_ListenRequest.self).")))
                 return
             }
             driver.post(.client(.request(request)))

@@ -185,6 +185,26 @@ import Testing
             #expect(RawHTTP2.endsStream(1, in: received))
         }
     }
+
+    @Test("At shutdown, a Listen stream whose client stopped reading is reset instead of holding the server up")
+    func shutdownResetsAListenStreamNobodyReads() async throws {
+        try await TestServer.run { server in
+            let opening: [UInt8] = try Watch.documents(1, ["a/b"]).serializedBytes()
+            let prefix = [UInt8(0)] + withUnsafeBytes(of: UInt32(opening.count).bigEndian) { Array($0) }
+            // A stream flow-control window of 1 byte, never updated: the server's first responses
+            // wait for a client that does not read them.
+            let bytes = RawHTTP2.opening("Listen", stream: 1, authority: "\(server.address)")
+                + RawHTTP2.frame(type: 0x4, flags: 0, stream: 0, payload: [0, 0x4, 0, 0, 0, 1])  // INITIAL_WINDOW_SIZE 1
+                + RawHTTP2.frame(type: 0x0, flags: 0, stream: 1, payload: prefix + opening)
+            async let received = server.http.exchange(bytes, timeout: 30) { bytes in
+                RawHTTP2.frames(in: bytes).contains { $0.type == 0x3 && $0.stream == 1 }  // RST_STREAM
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            server.server.beginGracefulShutdown()
+            let frames = RawHTTP2.frames(in: try await received)
+            #expect(frames.contains { $0.type == 0x3 && $0.stream == 1 })
+        }
+    }
 }
 
 /// A count shared by concurrent tasks.

@@ -153,8 +153,15 @@ final class ListenStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // The server is shutting down: the session ends with UNAVAILABLE, and clients listen again.
-        if event is ChannelShouldQuiesceEvent { driver?.post(.client(.cancelled)) }
+        // The server is shutting down: the session ends with UNAVAILABLE, and clients listen
+        // again. A client that stopped reading would hold the shutdown up (the status waits
+        // behind the responses it does not read), so a stream still open 2 seconds on is closed,
+        // which resets it.
+        if event is ChannelShouldQuiesceEvent, let driver {
+            driver.post(.client(.cancelled))
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

@@ -19,6 +19,8 @@ struct RequestRunner: Sendable {
     /// Where writes run: the store's writer thread, so a commit does not pass through a reader.
     let writer: any TaskExecutor
 
+    /// Runs `body` as one request: `begin`, the work on the store's threads with the
+    /// request's recorders bound, then `finish`.
     func run<Result: Sendable>(
         _ transport: RequestLogEntry.Transport, method: String, path: String, authorization: String?,
         _ body: (RequestContext) async throws -> Result

@@ -106,11 +106,8 @@ import Testing
             get.transaction = transaction
             _ = try await server.grpc.getDocument(get, metadata: owner)
 
-            func message(_ bytes: [UInt8]) -> [UInt8] {
-                [0] + withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) } + bytes
-            }
-            let commit = message(try Proto.commit([Proto.update("locked/doc", ["n": 2])]).serializedBytes())
-            let read = message(
+            let commit = RawHTTP2.grpcMessage(try Proto.commit([Proto.update("locked/doc", ["n": 2])]).serializedBytes())
+            let read = RawHTTP2.grpcMessage(
                 try Google_Firestore_V1_GetDocumentRequest.with { $0.name = TestServer.name("free/doc") }.serializedBytes())
             // 250 commits sent whole (HEADERS and DATA with END_STREAM), waiting for the lock,
             // and 250 reads, answered at once; then, while the commits wait, the client resets
@@ -189,13 +186,12 @@ import Testing
     @Test("At shutdown, a Listen stream whose client stopped reading is reset instead of holding the server up")
     func shutdownResetsAListenStreamNobodyReads() async throws {
         try await TestServer.run { server in
-            let opening: [UInt8] = try Watch.documents(1, ["a/b"]).serializedBytes()
-            let prefix = [UInt8(0)] + withUnsafeBytes(of: UInt32(opening.count).bigEndian) { Array($0) }
+            let opening = RawHTTP2.grpcMessage(try Watch.documents(1, ["a/b"]).serializedBytes())
             // A stream flow-control window of 1 byte, never updated: the server's first responses
             // wait for a client that does not read them.
             let bytes = RawHTTP2.opening("Listen", stream: 1, authority: "\(server.address)")
                 + RawHTTP2.frame(type: 0x4, flags: 0, stream: 0, payload: [0, 0x4, 0, 0, 0, 1])  // INITIAL_WINDOW_SIZE 1
-                + RawHTTP2.frame(type: 0x0, flags: 0, stream: 1, payload: prefix + opening)
+                + RawHTTP2.frame(type: 0x0, flags: 0, stream: 1, payload: opening)
             async let received = server.http.exchange(bytes, timeout: 30) { bytes in
                 RawHTTP2.frames(in: bytes).contains { $0.type == 0x3 && $0.stream == 1 }  // RST_STREAM
             }

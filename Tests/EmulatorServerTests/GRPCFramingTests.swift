@@ -55,11 +55,10 @@ import Testing
     @Test("A Listen stream half-closed inside a message ends with INVALID_ARGUMENT")
     func halfClosedInsideAMessage() async throws {
         try await TestServer.run { server in
-            let opening: [UInt8] = try Watch.documents(1, ["a/b"]).serializedBytes()
-            let prefix = [UInt8(0)] + withUnsafeBytes(of: UInt32(opening.count).bigEndian) { Array($0) }
+            let opening = RawHTTP2.grpcMessage(try Watch.documents(1, ["a/b"]).serializedBytes())
             // The whole opening request, then the first 3 bytes of a 10-byte message and END_STREAM.
             let bytes = RawHTTP2.opening("Listen", stream: 1, authority: "\(server.address)")
-                + RawHTTP2.frame(type: 0x0, flags: 0, stream: 1, payload: prefix + opening)
+                + RawHTTP2.frame(type: 0x0, flags: 0, stream: 1, payload: opening)
                 + RawHTTP2.frame(type: 0x0, flags: 0x1, stream: 1, payload: [0, 0, 0, 0, 10, 1, 2, 3])
             let received = try await server.http.exchange(bytes, timeout: 30) { RawHTTP2.endsStream(1, in: $0) }
             let trailers = RawHTTP2.trailers(of: 1, in: received)

@@ -6,15 +6,10 @@ import Testing
 /// `GRPCMessageReader` cuts a Listen stream's request bytes into messages, however HTTP/2 DATA
 /// frames split them.
 @Suite struct GRPCMessageReaderTests {
-    /// A message's bytes with gRPC's 5-byte prefix.
-    private static func framed(_ bytes: [UInt8]) -> [UInt8] {
-        [0] + withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) } + bytes
-    }
-
     @Test("messages split across reads, several in one read, and empty ones come out whole and in order")
     func cutsMessages() {
         let messages: [[UInt8]] = [Array(1...9), [], Array(repeating: 7, count: 300), [42]]
-        let stream = messages.flatMap(Self.framed)
+        let stream = messages.flatMap(RawHTTP2.grpcMessage)
         for chunkSize in [1, 2, 5, 6, 64, stream.count] {
             var reader = GRPCMessageReader()
             var read: [[UInt8]] = []
@@ -33,7 +28,7 @@ import Testing
     @Test("bytes that end inside a message or its prefix leave the reader inside a message")
     func partialMessage() {
         var reader = GRPCMessageReader()
-        reader.append(ByteBuffer(bytes: Self.framed([1, 2, 3]).prefix(6)))
+        reader.append(ByteBuffer(bytes: RawHTTP2.grpcMessage([1, 2, 3]).prefix(6)))
         #expect(reader.next() == nil)
         #expect(reader.isInsideMessage)
         var prefixOnly = GRPCMessageReader()

@@ -3,6 +3,11 @@ import NIOHPACK
 
 /// Hand-made HTTP/2 frames, for requests no client library sends.
 enum RawHTTP2 {
+    /// A gRPC message: an uncompressed flag, 4 bytes of length, the message's bytes.
+    static func grpcMessage(_ bytes: [UInt8]) -> [UInt8] {
+        [0] + withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { Array($0) } + bytes
+    }
+
     /// A frame: 3 bytes of length, type, flags, the stream id, the payload.
     static func frame(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8]) -> [UInt8] {
         let length = payload.count

@@ -26,10 +26,9 @@ import Testing
     @Test("a Listen stream still open at its deadline ends with DEADLINE_EXCEEDED, not before")
     func listenEndsAtItsDeadline() async throws {
         try await TestServer.run { server in
-            let message: [UInt8] = try Watch.documents(1, ["a/b"]).serializedBytes()
-            let length = withUnsafeBytes(of: UInt32(message.count).bigEndian) { Array($0) }
+            let message = RawHTTP2.grpcMessage(try Watch.documents(1, ["a/b"]).serializedBytes())
             let bytes = RawHTTP2.opening("Listen", stream: 1, authority: "\(server.address)", extra: [("grpc-timeout", "400m")])
-                + RawHTTP2.frame(type: 0x0, flags: 0, stream: 1, payload: [0] + length + message)
+                + RawHTTP2.frame(type: 0x0, flags: 0, stream: 1, payload: message)
             let started = ContinuousClock.now
             let received = try await server.http.exchange(bytes, timeout: 30) { RawHTTP2.endsStream(1, in: $0) }
             let elapsed = ContinuousClock.now - started

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import LevelDB
 import Synchronization
@@ -6,41 +5,53 @@ import Testing
 
 @Suite("LevelDB close racing cursors")
 struct CloseRaceTests {
-    /// What the reader threads saw, shared between them.
+    /// What the reader threads saw, shared between them and the test.
     private final class Observations: Sendable {
         let scans = Mutex(0)
         let failures = Mutex<[String]>([])
         let closedReaders = Mutex(0)
+        /// Readers that returned, for whatever reason.
+        let finishedReaders = Mutex(0)
+        /// Set when the test ends: a reader still scanning stops, so that a failed run leaves no
+        /// thread behind.
+        let stop = Atomic(false)
 
         func fail(_ message: String) { failures.withLock { $0.append(message) } }
     }
 
+    /// The readers are threads of their own, and the test waits without blocking a thread. On
+    /// Linux the Swift concurrency pool runs on the dispatch root queue of
+    /// `DispatchQueue.global()`, with about as many threads as cores (2 here): readers queued
+    /// there waited behind whole suites, and a run whose close never came left them scanning for
+    /// good, starving every other test of the process (CI of 2026-12-07).
     @Test("close racing threads that scan with their own cursors never crashes; readers then see .closed")
-    func closeWhileScanning() throws {
+    func closeWhileScanning() async throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }
         let db = try Database(path: folder.path)
         for index in 0..<100 { try db.put(Array("key\(index)".utf8), [UInt8(index)]) }
         let readers = 4
         let seen = Observations()
-        let done = DispatchGroup()
+        defer { seen.stop.store(true, ordering: .relaxed) }
         for _ in 0..<readers {
-            DispatchQueue.global().async(group: done) { Self.scanUntilClosed(db, seen) }
+            Thread.detachNewThread { Self.scanUntilClosed(db, seen) }
         }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         let scanning = { seen.scans.withLock { $0 } < 5 * readers && seen.failures.withLock(\.isEmpty) }
-        while scanning(), ContinuousClock.now < deadline { usleep(100) }
+        while scanning(), ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(100)) }
         var closed = false
         while !closed, ContinuousClock.now < deadline {
             do {
                 try db.close()
                 closed = true
             } catch let error as LevelDBError where error.code == .busy {
-                usleep(50)
+                try await Task.sleep(for: .microseconds(50))
             }
         }
         #expect(closed, "close never found a moment without a live cursor")
-        #expect(done.wait(timeout: .now() + 20) == .success)
+        while seen.finishedReaders.withLock({ $0 }) < readers, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
         #expect(seen.failures.withLock { $0 } == [])
         #expect(seen.closedReaders.withLock { $0 } == readers)
         let after = #expect(throws: LevelDBError.self) { try db.makeCursor() }
@@ -50,10 +61,11 @@ struct CloseRaceTests {
     }
 
     /// Scans the whole database with a fresh cursor, over and over (pausing between scans so
-    /// that close finds moments without a live cursor), until making one throws `.closed`;
-    /// anything else unexpected is recorded in `seen`.
+    /// that close finds moments without a live cursor), until making one throws `.closed` or
+    /// the test stops it; anything else unexpected is recorded in `seen`.
     private static func scanUntilClosed(_ db: Database, _ seen: Observations) {
-        while true {
+        defer { seen.finishedReaders.withLock { $0 += 1 } }
+        while !seen.stop.load(ordering: .relaxed) {
             do {
                 let cursor = try db.makeCursor()
                 var count = 0

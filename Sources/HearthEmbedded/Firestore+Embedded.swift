@@ -36,7 +36,9 @@ extension Firestore {
             ownsBackend: true)
     }
 
-    /// A database in a new store in a temporary folder, deleted by `terminate()`.
+    /// A database in a new store in a temporary folder, deleted by `terminate()`. On Linux the
+    /// folder is in `/dev/shm` (RAM) when it has room and `TMPDIR` is not set, so that creating
+    /// the store waits for no disk.
     ///
     /// ```swift
     /// let db = try Firestore.embedded()
@@ -47,7 +49,7 @@ extension Firestore {
         identity: Identity = .admin
     ) throws -> Firestore {
         let database = try DatabaseID(project: projectID, database: databaseID)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-\(UUID().uuidString)")
+        let folder = TemporaryStoreFolder.make(prefix: "hearth")
         var configuration = StoreConfiguration()
         configuration.garbageCollectionIntervalSeconds = nil
         let store = try DocumentStore(path: folder.path, configuration: configuration)

@@ -5,8 +5,8 @@ import Hearth
 import HearthEmbedded
 import SecurityRules
 
-/// A fresh `DocumentStore` in a temporary folder with the rules set on it for the project,
-/// deleted on shutdown.
+/// A fresh `DocumentStore` in a temporary folder (`TemporaryStoreFolder`: in RAM where the
+/// machine allows) with the rules set on it for the project, deleted on shutdown.
 final class EmbeddedEnvironment: EnvironmentBackend {
     let admin: Firestore
     private let store: DocumentStore
@@ -17,7 +17,7 @@ final class EmbeddedEnvironment: EnvironmentBackend {
     init(projectID: String, rules: RulesSource) throws {
         ruleset = try RulesetCache.ruleset(for: rules)
         database = try DatabaseID(project: projectID)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-rules-test-\(UUID().uuidString)")
+        folder = TemporaryStoreFolder.make(prefix: "hearth-rules-test")
         var configuration = StoreConfiguration()
         configuration.garbageCollectionIntervalSeconds = nil
         store = try DocumentStore(path: folder.path, configuration: configuration)

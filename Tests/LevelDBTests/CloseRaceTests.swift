@@ -15,6 +15,9 @@ struct CloseRaceTests {
         /// Set when the test ends: a reader still scanning stops, so that a failed run leaves no
         /// thread behind.
         let stop = Atomic(false)
+        /// Set when the test starts closing: readers then pause longer between scans, so that a
+        /// loaded machine, whose slow scans hold cursors most of the time, still leaves close gaps.
+        let closing = Atomic(false)
 
         func fail(_ message: String) { failures.withLock { $0.append(message) } }
     }
@@ -39,6 +42,7 @@ struct CloseRaceTests {
         let deadline = ContinuousClock.now + .seconds(60)
         let scanning = { seen.scans.withLock { $0 } < 5 * readers && seen.failures.withLock(\.isEmpty) }
         while scanning(), ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(100)) }
+        seen.closing.store(true, ordering: .relaxed)
         var closed = false
         while !closed, ContinuousClock.now < deadline {
             do {
@@ -84,7 +88,7 @@ struct CloseRaceTests {
                 seen.fail("\(error)")
                 return
             }
-            usleep(1000)
+            usleep(seen.closing.load(ordering: .relaxed) ? 20_000 : 1000)
         }
     }
 }

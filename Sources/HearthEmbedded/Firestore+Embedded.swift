@@ -49,10 +49,7 @@ extension Firestore {
         identity: Identity = .admin
     ) throws -> Firestore {
         let database = try DatabaseID(project: projectID, database: databaseID)
-        let folder = TemporaryStoreFolder.make(prefix: "hearth")
-        var configuration = StoreConfiguration()
-        configuration.garbageCollectionIntervalSeconds = nil
-        let store = try DocumentStore(path: folder.path, configuration: configuration)
+        let (store, folder) = try TemporaryStoreFolder.openStore(prefix: "hearth")
         return try Firestore(
             backend: EmbeddedBackend(store: store, ownership: .temporary(folder)), database: database,
             identity: identity, ownsBackend: true)

@@ -1,3 +1,4 @@
+package import DocumentStore
 package import Foundation
 
 /// Where throwaway stores go (`Firestore.embedded()`'s, HearthTesting's environments): a new
@@ -35,6 +36,15 @@ package enum TemporaryStoreFolder {
             return FileManager.default.temporaryDirectory.appendingPathComponent(name)
         }
         return URL(fileURLWithPath: ramDisk, isDirectory: true).appendingPathComponent(name)
+    }
+
+    /// A new throwaway store (no garbage collector: it lives as long as a test) in a new folder,
+    /// and the folder, for its owner to delete after closing the store.
+    package static func openStore(prefix: String) throws -> (store: DocumentStore, folder: URL) {
+        let folder = make(prefix: prefix)
+        var configuration = StoreConfiguration()
+        configuration.garbageCollectionIntervalSeconds = nil
+        return (try DocumentStore(path: folder.path, configuration: configuration), folder)
     }
 
     /// Whether `path` is a writable directory with at least `leastFreeBytes` free.

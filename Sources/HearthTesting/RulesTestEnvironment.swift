@@ -20,7 +20,8 @@ import Synchronization
 /// ```
 ///
 /// An embedded environment is a fresh store in a temporary folder (in memory on Linux, in
-/// `/dev/shm`, when it has room and `TMPDIR` is not set), so each test can have its own; `withRulesTestEnvironment` scopes one to a closure.
+/// `/dev/shm`, when it has room and `TMPDIR` is not set), so each test can have its own;
+/// `withRulesTestEnvironment` scopes one to a closure.
 public final class RulesTestEnvironment: Sendable {
     /// The project the environment's data and rules belong to.
     public let projectID: String

@@ -35,7 +35,7 @@ struct TemporaryStoreFolderTests {
         #expect(folder.deletingLastPathComponent().path == FileManager.default.temporaryDirectory.path)
     }
 
-    @Test("an embedded database in a temporary folder stores, reads back and is gone after terminate()")
+    @Test("an embedded database in a temporary folder stores and reads back")
     func embeddedDatabaseInATemporaryFolder() async throws {
         let db = try Firestore.embedded()
         try await db.document("users/alice").setData(["name": "Alice"])

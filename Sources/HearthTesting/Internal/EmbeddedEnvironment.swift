@@ -17,10 +17,7 @@ final class EmbeddedEnvironment: EnvironmentBackend {
     init(projectID: String, rules: RulesSource) throws {
         ruleset = try RulesetCache.ruleset(for: rules)
         database = try DatabaseID(project: projectID)
-        folder = TemporaryStoreFolder.make(prefix: "hearth-rules-test")
-        var configuration = StoreConfiguration()
-        configuration.garbageCollectionIntervalSeconds = nil
-        store = try DocumentStore(path: folder.path, configuration: configuration)
+        (store, folder) = try TemporaryStoreFolder.openStore(prefix: "hearth-rules-test")
         store.setRules(ruleset, project: projectID)
         admin = try Firestore.embedded(store: store, projectID: projectID)
     }
